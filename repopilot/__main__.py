@@ -1,0 +1,3 @@
+from repopilot.cli import main
+
+raise SystemExit(main())
