@@ -1,0 +1,79 @@
+"""The seam between the agent loop and any LLM provider.
+
+Adapters (openai.py, ollama.py, scripted.py) own their wire formats and normalize into these records:
+OpenAI's JSON-string arguments and `tool_call_id`, Ollama's dict arguments and missing ids.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Rec(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ToolCall(_Rec):
+    """A tool call as the model asked for it. `arguments` is parsed; `raw_arguments` keeps the
+    text when parsing failed (`arguments_error` says why) so the loop can tell the model."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    raw_arguments: str | None = None
+    arguments_error: str | None = None
+
+
+class Message(_Rec):
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None  # for role == "tool"
+    name: str | None = None  # tool name for role == "tool"
+
+
+class ToolSpec(_Rec):
+    """A JSON-schema function tool offered to the model."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class TokenUsage(_Rec):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class ChatResponse(_Rec):
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: TokenUsage = TokenUsage()
+    model: str = ""
+    finish_reason: str | None = None
+
+
+class LLMError(Exception):
+    """The provider could not answer (after retries). `kind` is a short code for the trace."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+
+
+class ToolsUnsupported(LLMError):
+    """The model has no native tool calling; the loop falls back to JSON-in-text."""
+
+    def __init__(self, message: str):
+        super().__init__("tools-unsupported", message)
+
+
+@runtime_checkable
+class LLM(Protocol):
+    model: str
+
+    def chat(self, messages: list[Message]) -> ChatResponse: ...
+
+    def chat_with_tools(self, messages: list[Message], tools: list[ToolSpec]) -> ChatResponse: ...

@@ -1,0 +1,200 @@
+"""Typed records passed between stages. Nothing here does I/O.
+
+Every stage takes and returns these; dicts only appear at the wire (JSON out, YAML in).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CATEGORIES: tuple[str, ...] = (
+    "test_failure",
+    "compile_error",
+    "lint_format",
+    "type_check",
+    "dependency_resolution",
+    "import_error",
+    "network",
+    "timeout_cancelled",
+    "runner_infra",
+    "oom_disk",
+    "permission_secret",
+    "docker_build",
+    "crash_segfault",
+    "config_error",
+    "other",
+)
+"""The closed taxonomy a pattern may assign (DESIGN.md)."""
+
+VERDICT_CATEGORIES: tuple[str, ...] = CATEGORIES + ("unknown", "no_failure")
+
+Category = Literal[
+    "test_failure",
+    "compile_error",
+    "lint_format",
+    "type_check",
+    "dependency_resolution",
+    "import_error",
+    "network",
+    "timeout_cancelled",
+    "runner_infra",
+    "oom_disk",
+    "permission_secret",
+    "docker_build",
+    "crash_segfault",
+    "config_error",
+    "other",
+]
+VerdictCategory = Category | Literal["unknown", "no_failure"]
+Kind = Literal["code", "infra", "flaky"]
+DecidedBy = Literal["pattern", "llm", "none"]
+
+# Infra-like categories never escalate to the LLM and never get a diff (DESIGN.md Contract 4).
+INFRA_CATEGORIES: frozenset[str] = frozenset(
+    {"network", "timeout_cancelled", "runner_infra", "oom_disk", "permission_secret"}
+)
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Evidence(Record):
+    """One physical line of the input: 1-based number as in Contract 1, text normalized."""
+
+    line: int
+    text: str
+
+
+class Step(Record):
+    """A step of a job log, as delimited by `##[group]Run ...` or a step file of a run zip."""
+
+    name: str
+    start_line: int
+    end_line: int
+
+
+class Verdict(Record):
+    """The classification of one job log (Contract 1 RESULT, plus what later stages need)."""
+
+    source: str
+    category: VerdictCategory
+    confidence: float = 0.0
+    decided_by: DecidedBy = "none"
+    pattern_id: str | None = None
+    title: str = ""
+    hint: str = ""
+    evidence: tuple[Evidence, ...] = ()
+    captures: dict[str, str] = Field(default_factory=dict)
+    # Not in Contract 1 JSON, used downstream:
+    kind: Kind | None = None
+    ambiguous: bool = False
+    step: str | None = None
+    context: tuple[Evidence, ...] = ()
+    job: str | None = None
+    timeouts: tuple[str, ...] = ()  # pattern ids that hit the regex timeout on this log
+
+    def contract(self) -> dict[str, Any]:
+        """The exact Contract 1 RESULT object."""
+        return {
+            "source": self.source,
+            "category": self.category,
+            "confidence": round(self.confidence, 3),
+            "decided_by": self.decided_by,
+            "pattern_id": self.pattern_id,
+            "title": self.title,
+            "hint": self.hint,
+            "evidence": [{"line": e.line, "text": e.text} for e in self.evidence],
+            "captures": dict(self.captures),
+        }
+
+    @property
+    def failed(self) -> bool:
+        return self.category != "no_failure"
+
+
+class Proposal(Record):
+    """A validated fix: the diff exactly as the model gave it and its SHA-256 (Contract 4)."""
+
+    id: str
+    diff: str
+    sha256: str
+    files: tuple[str, ...]
+    diagnosis: str = ""
+    confidence: float = 0.0
+
+
+class Rejection(Record):
+    """Why a proposed diff was refused: a short code (`protected-path`, ...) and a detail line."""
+
+    reason: str
+    detail: str
+
+
+class TriageResult(Record):
+    """A verdict plus what escalation added (Contract 4 RESULT)."""
+
+    verdict: Verdict
+    diagnosis: str | None = None
+    escalated: bool = False
+    proposal: Proposal | None = None
+    rejected: tuple[Rejection, ...] = ()
+    trace: str | None = None
+
+    def contract(self) -> dict[str, Any]:
+        out = self.verdict.contract()
+        out.update(
+            diagnosis=self.diagnosis,
+            escalated=self.escalated,
+            proposal=(
+                None
+                if self.proposal is None
+                else {
+                    "id": self.proposal.id,
+                    "diff": self.proposal.diff,
+                    "sha256": self.proposal.sha256,
+                    "files": list(self.proposal.files),
+                }
+            ),
+            rejected=[{"reason": r.reason, "detail": r.detail} for r in self.rejected],
+            trace=self.trace,
+        )
+        return out
+
+
+StepType = Literal["classify", "llm_call", "tool_call", "tool_result", "error", "decision"]
+
+
+class AgentStep(Record):
+    """One entry of a run trace (Contract 5)."""
+
+    step_number: int
+    timestamp: str
+    type: StepType
+    model: str | None = None
+    tool_name: str | None = None
+    arguments: Any = None
+    result: Any = None
+    error: str | None = None
+    duration_ms: float = 0.0
+
+
+class Usage(BaseModel):
+    llm_calls: int = 0
+    tool_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class RunTrace(BaseModel):
+    """The whole trace file `.runs/<run_id>.json` (Contract 5)."""
+
+    run_id: str
+    goal: str
+    started_at: str
+    finished_at: str | None = None
+    outcome: str | None = None
+    steps: list[AgentStep] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
