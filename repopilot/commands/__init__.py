@@ -1,0 +1,1 @@
+"""Subcommands of the `repopilot` CLI (see repopilot/cli.py)."""

@@ -1,0 +1,232 @@
+"""Load and validate the YAML pattern library; compile every regex with `regex`.
+
+A pattern file is `{ecosystem: str, patterns: [PatternSpec, ...]}`. Errors are reported as
+`file:line: reason` (PatternError) so a maintainer can fix a bad file without reading a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import regex
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from repopilot.prefilter import required_literals
+from repopilot.records import CATEGORIES, INFRA_CATEGORIES
+
+
+class PatternError(Exception):
+    """A pattern file cannot be used: the message is one line, `file:line: reason`."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MatchExample(_Strict):
+    line: str
+    captures: dict[str, str] = Field(default_factory=dict)
+
+
+class ContextSpec(_Strict):
+    """Lines kept around the evidence: `before`/`after` counts, or `after` until `until` matches."""
+
+    before: int = Field(default=0, ge=0, le=50)
+    after: int = Field(default=0, ge=0, le=200)
+    until: str | None = None
+
+
+class Examples(_Strict):
+    match: list[MatchExample | str] = Field(min_length=1)
+    no_match: list[str] = Field(default_factory=list, min_length=1)
+
+
+class PatternSpec(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
+    category: Literal[CATEGORIES]  # type: ignore[valid-type]
+    regex: str | list[str]
+    priority: int = Field(default=50, ge=0, le=100)
+    confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    title: str
+    hint: str = ""
+    ambiguous: bool = False
+    kind: Literal["code", "infra", "flaky"] | None = None
+    step: str | None = None
+    context: ContextSpec | None = None
+    prefilter: list[str] | None = None
+    case_insensitive: bool = False
+    examples: Examples
+
+    @field_validator("regex")
+    @classmethod
+    def _non_empty(cls, v: str | list[str]) -> str | list[str]:
+        if not v or (isinstance(v, list) and not all(isinstance(x, str) and x for x in v)):
+            raise ValueError("regex must be a non-empty string or a list of them")
+        return v
+
+
+class PatternFile(_Strict):
+    ecosystem: str
+    patterns: list[PatternSpec]
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A compiled, validated pattern ready for the engine."""
+
+    spec: PatternSpec
+    source: str  # "file:line"
+    ecosystem: str
+    regexes: tuple[Any, ...]  # compiled `regex` patterns
+    step_re: Any | None
+    until_re: Any | None
+    literals: tuple[str, ...]  # any one of these must occur (lowercased) for a line to be a candidate
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def kind(self) -> str:
+        if self.spec.kind:
+            return self.spec.kind
+        return "infra" if self.spec.category in INFRA_CATEGORIES else "code"
+
+    @property
+    def specificity(self) -> int:
+        return max(len(r.pattern) for r in self.regexes)
+
+
+def default_dir() -> Path:
+    """`REPOPILOT_PATTERNS`, else the checkout's `patterns/`, else the installed copy."""
+    env = os.environ.get("REPOPILOT_PATTERNS")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent.parent / "patterns"
+    if here.is_dir():
+        return here
+    return Path(sys.prefix) / "share" / "repopilot" / "patterns"
+
+
+def _compile(expr: str, where: str, pid: str, flags: int = 0) -> Any:
+    try:
+        return regex.compile(expr, flags | regex.V0)
+    except regex.error as exc:
+        raise PatternError(f"{where}: pattern {pid}: invalid regex {expr!r}: {exc}") from None
+
+
+def _lines_of(node: yaml.Node) -> dict[int, int]:
+    """Map pattern index -> 1-based line of its YAML mapping, for error messages."""
+    out: dict[int, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == "patterns" and isinstance(value, yaml.SequenceNode):
+                for i, item in enumerate(value.value):
+                    out[i] = item.start_mark.line + 1
+    return out
+
+
+def load_file(path: Path) -> list[Pattern]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PatternError(f"{path}: cannot read: {exc}") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 1
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise PatternError(f"{path}:{line}: invalid YAML: {problem}") from None
+    lines = _lines_of(node) if node is not None else {}
+    try:
+        pf = PatternFile.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = err["loc"]
+        line = 1
+        if len(loc) >= 2 and loc[0] == "patterns" and isinstance(loc[1], int):
+            line = lines.get(loc[1], 1)
+        where = ".".join(str(x) for x in loc)
+        raise PatternError(f"{path}:{line}: {where}: {err['msg']}") from None
+    out = []
+    for i, spec in enumerate(pf.patterns):
+        where = f"{path}:{lines.get(i, 1)}"
+        flags = regex.IGNORECASE if spec.case_insensitive else 0
+        exprs = [spec.regex] if isinstance(spec.regex, str) else spec.regex
+        regexes = tuple(_compile(e, where, spec.id, flags) for e in exprs)
+        step_re = _compile(spec.step, where, spec.id, regex.IGNORECASE) if spec.step else None
+        until = spec.context.until if spec.context else None
+        until_re = _compile(until, where, spec.id) if until else None
+        if spec.prefilter:
+            literals = tuple(s.lower() for s in spec.prefilter)
+        else:
+            lits: list[str] = []
+            for e in exprs:
+                found = required_literals(e)
+                if not found:
+                    lits = []
+                    break
+                lits.extend(found)
+            literals = tuple(dict.fromkeys(lits))
+        out.append(Pattern(spec, where, pf.ecosystem, regexes, step_re, until_re, literals))
+    return out
+
+
+def load_library(directory: Path | str | None = None) -> list[Pattern]:
+    """Every `*.yaml` under the directory, validated; duplicate ids are an error."""
+    root = Path(directory) if directory else default_dir()
+    if not root.is_dir():
+        raise PatternError(f"{root}: pattern directory not found")
+    patterns: list[Pattern] = []
+    seen: dict[str, str] = {}
+    for path in sorted(root.glob("*.yaml")) + sorted(root.glob("*.yml")):
+        for p in load_file(path):
+            if p.id in seen:
+                raise PatternError(f"{p.source}: duplicate pattern id {p.id} (first at {seen[p.id]})")
+            seen[p.id] = p.source
+            patterns.append(p)
+    if not patterns:
+        raise PatternError(f"{root}: no patterns found")
+    return patterns
+
+
+def check_examples(p: Pattern) -> list[str]:
+    """Run a pattern's own examples; return one message per failure (empty when all pass)."""
+    from repopilot.textnorm import body, display
+
+    problems: list[str] = []
+    for ex in p.spec.examples.match:
+        line, want = (ex, {}) if isinstance(ex, str) else (ex.line, ex.captures)
+        text = body(display(line))
+        m = _first_match(p, text)
+        if m is None:
+            problems.append(f"{p.source}: {p.id}: example should match: {line!r}")
+            continue
+        if p.literals and not any(lit in text.lower() for lit in p.literals):
+            problems.append(f"{p.source}: {p.id}: prefilter literals {p.literals} miss: {line!r}")
+        got = {k: v for k, v in m.groupdict().items() if v is not None}
+        for key, value in want.items():
+            if got.get(key) != value:
+                problems.append(
+                    f"{p.source}: {p.id}: capture {key!r} is {got.get(key)!r}, "
+                    f"expected {value!r} in {line!r}"
+                )
+    for line in p.spec.examples.no_match:
+        if _first_match(p, body(display(line))) is not None:
+            problems.append(f"{p.source}: {p.id}: example should not match: {line!r}")
+    return problems
+
+
+def _first_match(p: Pattern, text: str) -> Any:
+    for r in p.regexes:
+        m = r.search(text, timeout=0.5)
+        if m:
+            return m
+    return None

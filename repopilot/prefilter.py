@@ -1,0 +1,70 @@
+"""Derive, from a regex, literals of which at least one must occur in any line it matches.
+
+The engine scans raw log bytes for these literals with one linear-time RE2 alternation, so the
+per-pattern `regex` confirm (with its timeout) only runs on the few candidate lines.
+Returns an empty tuple when no literal of at least MIN_LEN characters is required: such a
+pattern is confirmed on every line and `repopilot patterns lint` flags it as slow.
+"""
+
+from __future__ import annotations
+
+import re
+import re._constants as C  # noqa: N812
+import re._parser as sre
+
+MIN_LEN = 3
+
+
+def _seq(items: list) -> tuple[str, ...] | None:
+    """Best required literal set for a sequence: consecutive literals, or a child's set."""
+    best: tuple[str, ...] | None = None
+    run: list[str] = []
+
+    def consider(cands: tuple[str, ...] | None) -> None:
+        nonlocal best
+        if cands and all(len(c) >= MIN_LEN for c in cands):
+            if best is None or min(map(len, cands)) > min(map(len, best)):
+                best = cands
+
+    for op, av in items:
+        if op is C.LITERAL:
+            run.append(chr(av))
+            continue
+        consider(("".join(run),) if run else None)
+        run = []
+        consider(_node(op, av))
+    consider(("".join(run),) if run else None)
+    return best
+
+
+def _node(op, av) -> tuple[str, ...] | None:
+    if op is C.SUBPATTERN:
+        return _seq(list(av[-1]))
+    if op is C.ATOMIC_GROUP:
+        return _seq(list(av))
+    if op is C.BRANCH:
+        alts: list[str] = []
+        for branch in av[1]:
+            got = _seq(list(branch))
+            if not got:
+                return None
+            alts.extend(got)
+        return tuple(dict.fromkeys(alts))
+    if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+        lo, _hi, sub = av
+        return _seq(list(sub)) if lo >= 1 else None
+    if op is C.IN:
+        # a single-character class like [Ee] contributes nothing; the run is broken
+        return None
+    return None
+
+
+def required_literals(expr: str) -> tuple[str, ...]:
+    """Lower-cased literals, one of which must occur in every match of `expr` (or ())."""
+    try:
+        parsed = sre.parse(expr)
+    except (re.error, ValueError, TypeError, OverflowError, RecursionError):  # `regex`-only syntax: no derivation, caller may set prefilter
+        return ()
+    got = _seq(list(parsed))
+    return tuple(s.lower() for s in got) if got else ()
+

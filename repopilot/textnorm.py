@@ -1,0 +1,44 @@
+"""Normalize one physical log line for display and matching (no I/O).
+
+`display` is what evidence shows: timestamp, ANSI colour codes and line-ending CR removed, the
+`##[error]` marker kept. `body` is what pattern regexes see: `display` without a leading
+`##[error]`/`##[warning]`/`##[notice]`/`##[debug]` marker.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_LINE = 8192  # bytes of a line that are matched; the rest is ignored
+
+_TS = re.compile(r"^\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
+_MARKER = re.compile(r"^##\[(?:error|warning|notice|debug)\]")
+
+
+def display(raw: bytes | str) -> str:
+    if isinstance(raw, bytes):
+        raw = raw[:MAX_LINE].decode("utf-8", "replace")
+    else:
+        raw = raw[:MAX_LINE]
+    if raw.endswith("\n"):
+        raw = raw[:-1]
+    if raw.endswith("\r"):
+        raw = raw[:-1]
+    if raw.startswith("\ufeff"):
+        raw = raw[1:]
+    raw = _TS.sub("", raw, count=1)
+    if "\x1b" in raw:
+        raw = _ANSI.sub("", raw)
+    return raw
+
+
+def body(text: str) -> str:
+    """The matchable part of a display line: without the runner's annotation marker."""
+    return _MARKER.sub("", text, count=1) if text.startswith("##[") else text
+
+
+def annotation(text: str) -> str | None:
+    """`error`/`warning`/... when the line carries a runner annotation marker."""
+    m = _MARKER.match(text)
+    return m.group(0)[3:-1] if m else None
