@@ -94,6 +94,7 @@ class Verdict(Record):
     step: str | None = None
     context: tuple[Evidence, ...] = ()
     job: str | None = None
+    step_lines: tuple[int, int] | None = None  # first and last line of the failing step
     timeouts: tuple[str, ...] = ()  # pattern ids that hit the regex timeout on this log
 
     def contract(self) -> dict[str, Any]:
