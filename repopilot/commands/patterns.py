@@ -1,0 +1,173 @@
+"""`repopilot patterns test|lint|list`: check the pattern library a maintainer edits.
+
+`test` runs every pattern's own match/no-match examples. `lint` loads each file on its own (so one
+bad file does not hide the others), then reports duplicate ids across files, patterns without a
+prefilter literal (confirmed on every line: slow) and regexes that take more than a few
+milliseconds on adversarial 8 KiB lines (backtracking blow-ups). Both exit 1 on any problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import regex
+
+from repopilot.patterns import Pattern, PatternError, check_examples, default_dir, load_file
+
+NAME = "patterns"
+HELP = "Test or lint the YAML pattern library."
+
+SLOW_MS = 5.0  # a regex over one 8 KiB line should take well under a millisecond
+_TIMEOUT = 0.25  # seconds; a regex still running by then is reported as pathological
+_N = 8192
+# Long runs of one character class, alone and glued to the pattern's own literals: where
+# nested or adjacent quantifiers backtrack quadratically or worse.
+_FILLERS = ("a", " ", ":", "0", "/", ".", "-", "\t", "a ", "a:", "a/", "a.", "0:", "=", "_", "(")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    where: str
+    message: str
+    error: bool = True
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for name, help_ in (
+        ("test", "run every pattern's match and no_match examples"),
+        ("lint", "duplicate ids, invalid categories, uncompilable, unprefiltered or slow regexes"),
+        ("list", "one line per pattern: id, category, priority, source"),
+    ):
+        p = sub.add_parser(name, help=help_, description=help_)
+        p.add_argument(
+            "--patterns",
+            metavar="DIR",
+            type=Path,
+            default=None,
+            help="pattern directory (default: REPOPILOT_PATTERNS or the bundled one)",
+        )
+        if name == "lint":
+            p.add_argument(
+                "--slow-ms",
+                type=float,
+                default=SLOW_MS,
+                help=f"flag a regex slower than this on one line (default {SLOW_MS})",
+            )
+
+
+def run(args: argparse.Namespace) -> int:
+    from repopilot.cli import UsageError
+
+    root = args.patterns or default_dir()
+    if not root.is_dir():
+        raise UsageError(f"{root}: pattern directory not found")
+    files = sorted(root.glob("*.yaml")) + sorted(root.glob("*.yml"))
+    if not files:
+        raise UsageError(f"{root}: no *.yaml pattern files")
+    patterns, problems = load_all(files)
+    if args.action == "list":
+        for p in patterns:
+            print(f"{p.id}\t{p.spec.category}\t{p.spec.priority}\t{p.source}")
+        return 1 if problems else 0
+    if args.action == "test":
+        for p in patterns:
+            problems.extend(Problem(*m.split(": ", 1)) for m in check_examples(p))
+        examples = sum(len(p.spec.examples.match) + len(p.spec.examples.no_match) for p in patterns)
+        summary = f"{len(patterns)} patterns, {examples} examples"
+    else:
+        problems.extend(lint(patterns, args.slow_ms))
+        summary = f"{len(patterns)} patterns in {len(files)} files"
+    for prob in problems:
+        print(str(prob))
+    errors = sum(1 for p in problems if p.error)
+    print(f"{summary}: {errors} error(s), {len(problems) - errors} warning(s)", file=sys.stderr)
+    return 1 if errors else 0
+
+
+def load_all(files: list[Path]) -> tuple[list[Pattern], list[Problem]]:
+    """Load each file independently; a broken file is one problem, the rest still load."""
+    patterns: list[Pattern] = []
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for path in files:
+        try:
+            loaded = load_file(path)
+        except PatternError as exc:
+            where, _, reason = str(exc).partition(": ")
+            problems.append(Problem(where, reason))
+            continue
+        for p in loaded:
+            if p.id in seen:
+                problems.append(
+                    Problem(p.source, f"duplicate pattern id {p.id} (first at {seen[p.id]})")
+                )
+                continue
+            seen[p.id] = p.source
+            patterns.append(p)
+    return patterns, problems
+
+
+def lint(patterns: list[Pattern], slow_ms: float) -> list[Problem]:
+    out: list[Problem] = []
+    for p in patterns:
+        if not p.literals:
+            out.append(
+                Problem(
+                    p.source,
+                    f"{p.id}: no prefilter literal: it is confirmed on every "
+                    "line (add `prefilter:` or a literal of 3+ characters)",
+                )
+            )
+        for r in p.regexes:
+            worst, text = slowest(r, p.literals)
+            if worst is None:
+                out.append(Problem(p.source, f"{p.id}: regex {r.pattern!r} times out on {text}"))
+            elif worst > slow_ms:
+                out.append(
+                    Problem(
+                        p.source,
+                        f"{p.id}: regex {r.pattern!r} takes {worst:.1f} ms "
+                        f"on {text} (limit {slow_ms:g} ms)",
+                    )
+                )
+    return out
+
+
+def adversarial(literals: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(description, line) pairs: fillers alone and around the pattern's own literals."""
+    out = []
+    for f in _FILLERS:
+        run = (f * (_N // len(f)))[:_N]
+        out.append((f"8 KiB of {f!r}", run))
+        for lit in literals[:3]:
+            out.append((f"{lit!r} + 8 KiB of {f!r}", lit + run[: _N - len(lit)]))
+            half = run[: (_N - len(lit)) // 2]
+            out.append((f"8 KiB of {f!r} around {lit!r}", half + lit + half))
+    return out
+
+
+def slowest(r: regex.Pattern, literals: tuple[str, ...]) -> tuple[float | None, str]:
+    """Worst time in ms over the adversarial lines (best of two runs); None on timeout."""
+    worst, worst_text = 0.0, ""
+    for desc, line in adversarial(literals):
+        best = float("inf")
+        for _ in range(2):
+            start = time.perf_counter()
+            try:
+                r.search(line, timeout=_TIMEOUT)
+            except TimeoutError:
+                return None, desc
+            best = min(best, (time.perf_counter() - start) * 1000)
+            if best <= SLOW_MS / 10:
+                break
+        if best > worst:
+            worst, worst_text = best, desc
+    return worst, worst_text
