@@ -85,7 +85,9 @@ class Pattern:
     regexes: tuple[Any, ...]  # compiled `regex` patterns
     step_re: Any | None
     until_re: Any | None
-    literals: tuple[str, ...]  # any one of these must occur (lowercased) for a line to be a candidate
+    literals: tuple[
+        str, ...
+    ]  # any one of these must occur (lowercased) for a line to be a candidate
 
     @property
     def id(self) -> str:
@@ -189,7 +191,9 @@ def load_library(directory: Path | str | None = None) -> list[Pattern]:
     for path in sorted(root.glob("*.yaml")) + sorted(root.glob("*.yml")):
         for p in load_file(path):
             if p.id in seen:
-                raise PatternError(f"{p.source}: duplicate pattern id {p.id} (first at {seen[p.id]})")
+                raise PatternError(
+                    f"{p.source}: duplicate pattern id {p.id} (first at {seen[p.id]})"
+                )
             seen[p.id] = p.source
             patterns.append(p)
     if not patterns:

@@ -63,8 +63,13 @@ def required_literals(expr: str) -> tuple[str, ...]:
     """Lower-cased literals, one of which must occur in every match of `expr` (or ())."""
     try:
         parsed = sre.parse(expr)
-    except (re.error, ValueError, TypeError, OverflowError, RecursionError):  # `regex`-only syntax: no derivation, caller may set prefilter
+    except (
+        re.error,
+        ValueError,
+        TypeError,
+        OverflowError,
+        RecursionError,
+    ):  # `regex`-only syntax: no derivation, caller may set prefilter
         return ()
     got = _seq(list(parsed))
     return tuple(s.lower() for s in got) if got else ()
-

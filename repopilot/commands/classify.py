@@ -1,0 +1,79 @@
+"""`repopilot classify PATH... [--format text|json] [--patterns DIR]` (DESIGN.md Contract 1)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from repopilot.classify import Classifier
+from repopilot.cli import UsageError
+from repopilot.logs import LogError
+from repopilot.patterns import PatternError, load_library
+from repopilot.records import Verdict
+
+NAME = "classify"
+HELP = "Classify failed CI logs with the pattern library (offline, no token, no LLM)."
+
+
+def add_arguments(p) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--patterns", metavar="DIR", help="pattern library directory")
+
+
+def load_classifier(patterns_dir: str | None) -> Classifier:
+    try:
+        return Classifier(load_library(patterns_dir))
+    except PatternError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def classify_all(classifier: Classifier, paths: list[str]) -> list[Verdict]:
+    out: list[Verdict] = []
+    for path in paths:
+        try:
+            out.extend(classifier.classify_path(path))
+        except LogError as exc:
+            raise UsageError(str(exc)) from None
+    return out
+
+
+def run(args) -> int:
+    classifier = load_classifier(args.patterns)
+    verdicts = classify_all(classifier, args.paths)
+    for v in verdicts:
+        for pid in v.timeouts:
+            print(
+                f"repopilot: {v.source}: pattern {pid} hit the regex timeout; skipped",
+                file=sys.stderr,
+            )
+    if args.format == "json":
+        json.dump({"results": [v.contract() for v in verdicts]}, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write("\n".join(render_text(v) for v in verdicts))
+    return 0
+
+
+def render_text(v: Verdict) -> str:
+    lines = [
+        f"{v.source}",
+        f"  category:   {v.category} (decided by {v.decided_by}, confidence {v.confidence:.2f})",
+    ]
+    if v.pattern_id:
+        lines.append(f"  pattern:    {v.pattern_id}")
+    lines.append(f"  title:      {v.title}")
+    if v.step:
+        lines.append(f"  step:       {v.step}")
+    if v.evidence:
+        first = v.evidence[0]
+        lines.append(f"  evidence:   line {first.line}: {first.text}")
+        shown = v.context or v.evidence
+        width = len(str(max(e.line for e in shown)))
+        lines.append("  context:")
+        for e in shown:
+            mark = ">" if e.line == first.line else " "
+            lines.append(f"   {mark} {e.line:>{width}} | {e.text}")
+    if v.hint:
+        lines.append(f"  hint:       {v.hint}")
+    return "\n".join(lines) + "\n"

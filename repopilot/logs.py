@@ -1,0 +1,270 @@
+"""Read CI logs, streaming and in constant memory, into jobs -> steps -> lines.
+
+Inputs: a raw GitHub Actions job log, a run-logs `.zip` as GitHub serves it, `gh run view --log`
+output (`job<TAB>step<TAB>timestamp line`), any plain CI log, a `.gz` of any of these, or `-`.
+Line numbers are the ORIGINAL 1-based physical lines (Contract 1): lines end at LF, a CR before the
+LF belongs to the ending, a lone CR does not end a line.
+
+The engine reads `Chunk`s: up to ~1 MiB of whole lines, with the step boundaries found in them.
+Everything a user can get wrong raises `LogError` with one line saying what and where.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+import shutil
+import sys
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from repopilot.logzip import ZipLimits, zip_jobs
+from repopilot.textnorm import MAX_LINE, display
+
+CHUNK = 1 << 20
+_GHA_TS = re.compile(rb"^\xef?\xbb?\xbf?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
+_GHCLI = re.compile(rb"^\xef?\xbb?\xbf?([^\t\n]*)\t([^\t\n]*)\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+_STEP_RUN = b"##[group]Run "
+
+
+class LogError(Exception):
+    """Unusable input: the message is one line (what and where)."""
+
+
+@dataclass(frozen=True, slots=True)
+class JobLog:
+    """One job's log. `opener` returns a fresh decompressed byte stream each call."""
+
+    source: str
+    name: str
+    opener: Callable[[], BinaryIO]
+    fmt: str  # "gha" | "ghcli" | "plain"
+    job_filter: str | None = None  # ghcli: keep only this job's lines
+
+
+@dataclass(slots=True)
+class Chunk:
+    first_line: int  # number of the first line in `data`
+    offset: int  # byte offset of `data` in the raw stream (a line start)
+    data: bytes  # whole lines (the last may lack its LF at end of input)
+    steps: list[tuple[int, str]] = field(default_factory=list)  # (line, name) steps starting here
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    number: int
+    text: str  # display text: timestamp, ANSI and CR removed
+    step: str | None
+
+
+# ---------------------------------------------------------------- opening
+
+
+def _sniff(head: bytes, where: str) -> None:
+    if not head:
+        raise LogError(f"{where}: empty log")
+    sample = head[:8192]
+    if sample.count(b"\0") > 4:
+        raise LogError(f"{where}: binary input (NUL bytes), not a text log")
+
+
+def _detect(head: bytes) -> str:
+    for line in head.split(b"\n", 20)[:20]:
+        if not line.strip():
+            continue
+        if _GHCLI.match(line):
+            return "ghcli"
+        if _GHA_TS.match(line):
+            return "gha"
+        return "plain"
+    return "plain"
+
+
+def _file_opener(path: str) -> Callable[[], BinaryIO]:
+    def opener() -> BinaryIO:
+        f: BinaryIO = open(path, "rb")  # noqa: SIM115  (caller closes)
+        if f.read(2) == b"\x1f\x8b":
+            f.seek(0)
+            return gzip.GzipFile(fileobj=f, mode="rb")  # type: ignore[return-value]
+        f.seek(0)
+        return f
+
+    return opener
+
+
+def _head(opener: Callable[[], BinaryIO], where: str) -> bytes:
+    try:
+        with opener() as f:
+            return f.read(65536)
+    except (OSError, EOFError, gzip.BadGzipFile, zipfile.BadZipFile) as exc:
+        raise LogError(f"{where}: cannot read: {exc}") from None
+
+
+def _spool_stdin() -> str:
+    tmp = tempfile.NamedTemporaryFile(prefix="repopilot-stdin-", delete=False)  # noqa: SIM115
+    with tmp:
+        shutil.copyfileobj(sys.stdin.buffer, tmp, CHUNK)
+    return tmp.name
+
+
+def open_logs(path: str, limits: ZipLimits | None = None) -> list[JobLog]:
+    """Every job log in `path` (a file, a run zip, or `-` for stdin)."""
+    where = "<stdin>" if path == "-" else path
+    real = _spool_stdin() if path == "-" else path
+    try:
+        with open(real, "rb") as f:
+            magic = f.read(4)
+    except OSError as exc:
+        raise LogError(f"{where}: cannot open: {exc.strerror or exc}") from None
+    if magic.startswith(b"PK\x03\x04") or magic.startswith(b"PK\x05\x06"):
+        jobs = zip_jobs(real, where, limits or ZipLimits(), LogError)
+        if not jobs:
+            raise LogError(f"{where}: zip holds no job logs (*.txt)")
+        return [_job(op, src, name) for src, name, op in jobs]
+    return _split_ghcli(_job(_file_opener(real), where, where))
+
+
+def _job(opener: Callable[[], BinaryIO], source: str, name: str) -> JobLog:
+    head = _head(opener, source)
+    _sniff(head, source)
+    return JobLog(source, name, opener, _detect(head))
+
+
+def _split_ghcli(job: JobLog) -> list[JobLog]:
+    """`gh run view --log` holds every job of a run: one JobLog per job column value."""
+    if job.fmt != "ghcli":
+        return [job]
+    names: dict[str, None] = {}
+    with job.opener() as f:
+        for line in f:
+            m = _GHCLI.match(line)
+            if m:
+                names.setdefault(m.group(1).decode("utf-8", "replace"), None)
+    if len(names) <= 1:
+        return [job]
+    return [JobLog(f"{job.source}!{n}", n, job.opener, "ghcli", job_filter=n) for n in names]
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _raw_chunks(stream: BinaryIO, where: str) -> Iterator[tuple[int, bytes]]:
+    """(raw offset, whole lines). A line over 1 MiB keeps its first MAX_LINE bytes."""
+    carry = b""
+    offset = 0  # raw offset of carry[0]
+    skipping = False  # inside an over-long line whose head was already emitted
+    while True:
+        try:
+            block = stream.read(CHUNK)
+        except (OSError, EOFError, zipfile.BadZipFile, gzip.BadGzipFile) as exc:
+            raise LogError(f"{where}: truncated or corrupt input: {exc}") from None
+        if not block:
+            break
+        if skipping:
+            nl = block.find(b"\n")
+            if nl < 0:
+                offset += len(block)
+                continue
+            offset += nl + 1
+            block = block[nl + 1 :]
+            skipping = False
+        data = carry + block
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            if len(data) > CHUNK:
+                yield offset, data[:MAX_LINE] + b"\n"  # stands in for the line's real LF
+                offset += len(data)
+                carry, skipping = b"", True
+            else:
+                carry = data
+            continue
+        yield offset, data[: cut + 1]
+        offset += cut + 1
+        carry = data[cut + 1 :]
+    if carry and not skipping:
+        yield offset, carry
+
+
+def _gha_steps(data: bytes, first_line: int) -> list[tuple[int, str]]:
+    steps = []
+    pos = data.find(_STEP_RUN)
+    while pos >= 0:
+        start = data.rfind(b"\n", 0, pos) + 1
+        end = data.find(b"\n", pos)
+        end = len(data) if end < 0 else end
+        line = first_line + data.count(b"\n", 0, start)
+        name = display(data[pos + len(b"##[group]") : end]).strip()
+        steps.append((line, name[:200]))
+        pos = data.find(_STEP_RUN, end)
+    return steps
+
+
+def _ghcli_rewrite(data: bytes, first_line: int, state: list, keep: str | None) -> Chunk:
+    """Drop the job and step columns (and other jobs' lines, as blanks: numbering stays)."""
+    out = []
+    steps = []
+    for i, line in enumerate(data.split(b"\n")[:-1] if data.endswith(b"\n") else data.split(b"\n")):
+        m = _GHCLI.match(line)
+        if not m:
+            out.append(line if state[1] else b"")
+            continue
+        job = m.group(1).decode("utf-8", "replace")
+        state[1] = keep is None or job == keep
+        if not state[1]:
+            out.append(b"")
+            continue
+        step = m.group(2).decode("utf-8", "replace")
+        if step != state[0]:
+            state[0] = step
+            steps.append((first_line + i, step))
+        out.append(line[m.end(2) + 1 :])
+    text = b"\n".join(out) + (b"\n" if data.endswith(b"\n") else b"")
+    return Chunk(first_line, 0, text, steps)
+
+
+def iter_chunks(job: JobLog, anchor: tuple[int, int] | None = None) -> Iterator[Chunk]:
+    """The job log as chunks of whole lines with their step boundaries.
+
+    `anchor` = (byte offset of a line start, its line number), as recorded in a Chunk, starts
+    the read there instead of at the top (step names before it are then unknown).
+    """
+    offset0, line = anchor or (0, 1)
+    state: list = [None, True]
+    with job.opener() as raw:
+        stream = io.BufferedReader(raw, CHUNK) if not isinstance(raw, io.BufferedReader) else raw
+        if offset0:
+            stream.seek(offset0)
+        for offset, data in _raw_chunks(stream, job.source):
+            if job.fmt == "ghcli":
+                chunk = _ghcli_rewrite(data, line, state, job.job_filter)
+                chunk.offset = offset + offset0
+            else:
+                chunk = Chunk(line, offset + offset0, data, _gha_steps(data, line))
+            yield chunk
+            line += data.count(b"\n")
+
+
+def iter_lines(
+    job: JobLog, start: int = 1, end: int | None = None, anchor: tuple[int, int] | None = None
+) -> Iterator[LogLine]:
+    """Display lines from `start` to `end` (inclusive), with the step each belongs to."""
+    step: str | None = None
+    if anchor is not None and anchor[1] > start:
+        anchor = None
+    for chunk in iter_chunks(job, anchor):
+        bounds = dict(chunk.steps)
+        n_lines = chunk.data.count(b"\n") + (0 if chunk.data.endswith(b"\n") else 1)
+        if chunk.first_line + n_lines <= start:
+            step = chunk.steps[-1][1] if chunk.steps else step
+            continue
+        for i, raw in enumerate(chunk.data.split(b"\n")[:n_lines]):
+            number = chunk.first_line + i
+            step = bounds.get(number, step)
+            if end is not None and number > end:
+                return
+            if number >= start:
+                yield LogLine(number, display(raw), step)

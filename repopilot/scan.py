@@ -1,0 +1,190 @@
+"""One streaming pass over a job log: which patterns match which lines, and the failure signals.
+
+Raw chunks are searched for every pattern's required literals with ONE linear-time RE2
+alternation; only the lines it finds are decoded, normalized and confirmed with the per-pattern
+`regex` under a timeout. Memory is bounded: hits and generic error lines are kept in capped
+structures, never the log.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass, field
+
+import re2
+import regex
+
+from repopilot.logs import Chunk, JobLog, iter_chunks
+from repopilot.patterns import Pattern
+from repopilot.textnorm import annotation, body, display
+
+_ANSI_B = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
+# Lines that look like errors, for best-guess evidence when no pattern decides.
+GENERIC = (
+    "error",
+    "fail",
+    "fatal",
+    "exception",
+    "panic",
+    "traceback",
+    "killed",
+    "denied",
+    "cannot",
+    "could not",
+    "unable to",
+    "not found",
+    "timed out",
+    "abort",
+)
+_SIGNALS = (
+    "##[error]",
+    "exit code",
+    "exited with",
+    "finished: ",
+    "build failure",
+    "build failed",
+    "the operation was canceled",
+    "job succeeded",
+    "##[group]",
+)
+_EXIT = regex.compile(r"(?i)process completed with exit code (\d+)|exited with (?:code )?(\d+)")
+MAX_HITS = 4096
+MAX_TIMEOUTS = 3
+
+
+@dataclass(slots=True)
+class Hit:
+    pattern: Pattern
+    line: int
+    text: str  # display text
+    captures: dict[str, str]
+    step: int  # index into ScanResult.steps (-1: before any step)
+    anchor: tuple[int, int]  # (byte offset, first line) of the chunk holding the line
+
+
+@dataclass(slots=True)
+class ScanResult:
+    steps: list[tuple[int, str]] = field(default_factory=list)  # (start line, name)
+    hits: deque = field(default_factory=lambda: deque(maxlen=MAX_HITS))
+    generic: dict[int, deque] = field(default_factory=dict)  # step -> recent error-like lines
+    errors: list[tuple[int, int, str]] = field(default_factory=list)  # (line, step, text) ##[error]
+    exit_lines: list[tuple[int, int, int]] = field(default_factory=list)  # (line, step, code)
+    success_marker: bool = False
+    failure_marker: bool = False
+    timeouts: dict[str, int] = field(default_factory=dict)
+    lines: int = 0
+
+
+class Scanner:
+    """Compiled once per pattern library; `scan(job)` is one pass over one log."""
+
+    def __init__(self, patterns: list[Pattern], timeout: float = 0.05):
+        self.patterns = patterns
+        self.timeout = timeout
+        lits: dict[str, list[int]] = {}
+        self.always: list[int] = []
+        for i, p in enumerate(patterns):
+            if not p.literals:
+                self.always.append(i)
+            for lit in p.literals:
+                lits.setdefault(lit, []).append(i)
+        for lit in GENERIC + _SIGNALS:
+            lits.setdefault(lit, [])
+        self.lit_list = list(lits)
+        self.by_lit = [lits[s] for s in self.lit_list]
+        opts = re2.Options()
+        opts.max_mem = 1 << 28
+        opts.case_sensitive = False
+        alternation = b"|".join(re2.escape(s.encode("utf-8")) for s in self.lit_list)
+        self._scan = re2.compile(alternation if not self.always else b"(?m)^", opts)
+        self._set = re2.Set.SearchSet(opts)
+        for s in self.lit_list:
+            self._set.Add(re2.escape(s))
+        self._set.Compile()
+        self._generic = {self.lit_list.index(g) for g in GENERIC}
+
+    def scan(self, job: JobLog) -> ScanResult:
+        res = ScanResult()
+        for chunk in iter_chunks(job):
+            self._chunk(chunk, res)
+        return res
+
+    def _chunk(self, chunk: Chunk, res: ScanResult) -> None:
+        data = chunk.data
+        if b"\x1b" in data:
+            data = _ANSI_B.sub(b"", data)
+        anchor = (chunk.offset, chunk.first_line)
+        steps = iter(chunk.steps)
+        pending = next(steps, None)
+        line, pos, last_end = chunk.first_line, 0, -1
+        for m in self._scan.finditer(data):
+            start = data.rfind(b"\n", 0, m.start()) + 1
+            if start <= last_end:
+                continue
+            end = data.find(b"\n", m.start())
+            end = len(data) if end < 0 else end
+            last_end = end
+            line += data.count(b"\n", pos, start)
+            pos = start
+            while pending is not None and pending[0] <= line:
+                res.steps.append(pending)
+                pending = next(steps, None)
+            self._line(data[start:end], line, len(res.steps) - 1, anchor, res)
+        while pending is not None:
+            res.steps.append(pending)
+            pending = next(steps, None)
+        res.lines = chunk.first_line + data.count(b"\n") - (1 if data.endswith(b"\n") else 0)
+
+    def _line(self, raw: bytes, number: int, step: int, anchor, res: ScanResult) -> None:
+        text = display(raw)
+        matchable = body(text)
+        found = self._set.Match(matchable)
+        if not found and not self.always:
+            return
+        low = matchable.lower()
+        self._signals(text, low, number, step, res)
+        todo: set[int] = set(self.always)
+        generic = False
+        for i in found:
+            todo.update(self.by_lit[i])
+            generic = generic or i in self._generic
+        if generic:
+            res.generic.setdefault(step, deque(maxlen=48)).append((number, text, anchor))
+        name = res.steps[step][1] if step >= 0 else ""
+        for i in sorted(todo):
+            p = self.patterns[i]
+            if res.timeouts.get(p.id, 0) >= MAX_TIMEOUTS:
+                continue
+            if p.step_re is not None and not p.step_re.search(name):
+                continue
+            m = self._confirm(p, matchable, res)
+            if m is not None:
+                caps = {k: v for k, v in m.groupdict().items() if v is not None}
+                res.hits.append(Hit(p, number, text, caps, step, anchor))
+
+    def _confirm(self, p: Pattern, text: str, res: ScanResult):
+        for r in p.regexes:
+            try:
+                m = r.search(text, timeout=self.timeout)
+            except TimeoutError:
+                res.timeouts[p.id] = res.timeouts.get(p.id, 0) + 1
+                return None
+            if m:
+                return m
+        return None
+
+    @staticmethod
+    def _signals(text: str, low: str, number: int, step: int, res: ScanResult) -> None:
+        if annotation(text) == "error":
+            res.errors.append((number, step, text))
+            del res.errors[:-256]
+        m = _EXIT.search(low) if "exit" in low else None
+        if m:
+            code = int(m.group(1) or m.group(2))
+            res.exit_lines.append((number, step, code))
+            del res.exit_lines[:-256]
+        if low.startswith(("finished: success", "done. your build exited with 0", "job succeeded")):
+            res.success_marker = True
+        if low.startswith(("finished: failure", "build failure", "build failed")):
+            res.failure_marker = True
