@@ -1,0 +1,177 @@
+"""Ollama /api/chat adapter (non-streaming) with the `ollama` SDK, imported in the constructor only.
+
+Ollama sends tool arguments as objects and gives tool calls no ids; ids are synthesized here,
+unique within one adapter (`call_<turn>_<index>`) so results can be matched and traces read.
+A model without tool calling makes Ollama answer HTTP 400 "... does not support tools": that
+becomes `ToolsUnsupported`, and the loop falls back to the JSON-in-text protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from repopilot.llm.base import ChatResponse, LLMError, Message, TokenUsage, ToolCall, ToolSpec
+from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, http_failure
+
+INSTALL_HINT = "the ollama provider needs the ollama package: pip install 'repopilot[ollama]'"
+DEFAULT_NUM_CTX = 16384
+
+
+class OllamaChat:
+    """`LLM` over Ollama. `host` defaults to OLLAMA_HOST (then the SDK's localhost:11434).
+
+    `num_ctx` sets the context window: Ollama's default (2-4k tokens) silently drops the start of a
+    longer prompt, which is where the system prompt and the evidence are. None leaves the server's.
+    `timeout` is per HTTP attempt; local models can be slow to load, hence the long default.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        host: str | None = None,
+        timeout: float = 180.0,
+        num_ctx: int | None = DEFAULT_NUM_CTX,
+        max_retries: int | None = None,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        try:
+            import httpx
+            import ollama
+        except ImportError as exc:
+            raise ImportError(INSTALL_HINT) from exc
+        self.model = model
+        self._ollama = ollama
+        self._httpx = httpx
+        self.host = host or os.environ.get("OLLAMA_HOST") or "http://localhost:11434"
+        self._client = ollama.Client(host=self.host, timeout=timeout)
+        self._options = {"num_ctx": num_ctx} if num_ctx else None
+        policy = retry or RetryPolicy()
+        if max_retries is not None:
+            policy = RetryPolicy(
+                max_attempts=max_retries + 1,
+                base_delay=policy.base_delay,
+                max_delay=policy.max_delay,
+                max_retry_after=policy.max_retry_after,
+                max_total_wait=policy.max_total_wait,
+            )
+        self.retry = policy
+        self._sleep = sleep
+        self._turn = 0
+
+    def chat(self, messages: list[Message]) -> ChatResponse:
+        return self._complete(messages, None)
+
+    def chat_with_tools(self, messages: list[Message], tools: list[ToolSpec]) -> ChatResponse:
+        return self._complete(messages, tools)
+
+    def _complete(self, messages: list[Message], tools: list[ToolSpec] | None) -> ChatResponse:
+        wire_messages = [to_wire(m) for m in messages]
+        wire_tools = [tool_to_wire(t) for t in tools] if tools else None
+
+        def attempt() -> Any:
+            try:
+                return self._client.chat(
+                    model=self.model,
+                    messages=wire_messages,
+                    tools=wire_tools,
+                    stream=False,
+                    options=self._options,
+                )
+            except (TypeError, ValueError) as exc:
+                # The SDK builds its response object straight from the body: a truncated or
+                # misshapen body surfaces as JSONDecodeError, TypeError or a ValidationError.
+                raise LLMError(
+                    "bad-response", f"unreadable answer from {self.host}: {exc}"
+                ) from exc
+
+        raw = call_with_retry(attempt, self._classify, self.retry, self._sleep)
+        self._turn += 1
+        return from_wire(raw, self.model, self._turn)
+
+    def _classify(self, exc: Exception) -> Failure | None:
+        where = f"{self.host} ({self.model})"
+        if isinstance(exc, self._ollama.ResponseError):
+            if exc.status_code < 0:  # an error reported inside a 200 stream
+                return Failure("bad-response", f"{where}: {exc.error}", retryable=False)
+            return http_failure(exc.status_code, str(exc.error))
+        if isinstance(exc, self._httpx.TimeoutException):
+            return Failure("timeout", f"request to {where} timed out", retryable=True)
+        if isinstance(exc, ConnectionError | self._httpx.TransportError):
+            return Failure("connection", f"cannot reach {where}: {exc}", retryable=True)
+        return None
+
+
+def tool_to_wire(tool: ToolSpec) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+        },
+    }
+
+
+def to_wire(message: Message) -> dict[str, Any]:
+    """One Message in Ollama's form: dict arguments, tool results named by `tool_name`."""
+    wire: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.role == "tool" and message.name:
+        wire["tool_name"] = message.name
+    if message.role == "assistant" and message.tool_calls:
+        wire["tool_calls"] = [
+            {"function": {"name": call.name, "arguments": dict(call.arguments)}}
+            for call in message.tool_calls
+        ]
+    return wire
+
+
+def from_wire(raw: Any, requested_model: str, turn: int) -> ChatResponse:
+    message = getattr(raw, "message", None)
+    content = getattr(message, "content", None)
+    calls = tuple(
+        _tool_call(call, f"call_{turn}_{index}")
+        for index, call in enumerate(getattr(message, "tool_calls", None) or [])
+    )
+    model = getattr(raw, "model", None)
+    finish = getattr(raw, "done_reason", None)
+    return ChatResponse(
+        text=content if isinstance(content, str) else "",
+        tool_calls=calls,
+        usage=TokenUsage(
+            prompt_tokens=_count(getattr(raw, "prompt_eval_count", 0)),
+            completion_tokens=_count(getattr(raw, "eval_count", 0)),
+        ),
+        model=model if isinstance(model, str) and model else requested_model,
+        finish_reason=finish if isinstance(finish, str) else None,
+    )
+
+
+def _tool_call(raw: Any, call_id: str) -> ToolCall:
+    function = getattr(raw, "function", None)
+    name = getattr(function, "name", "") or ""
+    arguments = getattr(function, "arguments", None)
+    if arguments is None:
+        return ToolCall(id=call_id, name=name)
+    try:
+        # The SDK hands us a Mapping; round-trip through JSON so the record holds plain data.
+        return ToolCall(id=call_id, name=name, arguments=json.loads(json.dumps(dict(arguments))))
+    except (TypeError, ValueError) as exc:
+        return ToolCall(
+            id=call_id,
+            name=name,
+            raw_arguments=repr(arguments)[:2000],
+            arguments_error=f"arguments are not a JSON object: {exc}",
+        )
+
+
+def _count(value: Any) -> int:
+    try:
+        return max(int(value or 0), 0)
+    except (TypeError, ValueError):
+        return 0

@@ -1,0 +1,232 @@
+"""OpenAI Chat Completions adapter (non-streaming), for OpenAI and any compatible server.
+
+`OPENAI_BASE_URL` points it at vLLM, llama.cpp's server, LM Studio, Ollama's /v1 or Gemini's
+OpenAI-compatible endpoint. The SDK is imported in the constructor only, and its own retries are
+off: retries go through `retry.call_with_retry` so their behaviour is ours and testable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from repopilot.llm.base import ChatResponse, LLMError, Message, TokenUsage, ToolCall, ToolSpec
+from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, http_failure
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+INSTALL_HINT = "the openai provider needs the openai package: pip install 'repopilot[openai]'"
+
+
+class OpenAIChat:
+    """`LLM` over Chat Completions. `api_key`/`base_url` default to OPENAI_API_KEY/OPENAI_BASE_URL.
+
+    `timeout` is per HTTP attempt in seconds; `max_retries` retries after the first attempt
+    (overrides `retry.max_attempts`); `sleep` is the wait function (tests pass a recorder).
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout: float = 60.0,
+        max_retries: int | None = None,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        try:
+            import openai
+        except ImportError as exc:
+            raise ImportError(INSTALL_HINT) from exc
+        self.model = model
+        self._openai = openai
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        api_key = api_key or os.environ.get("OPENAI_API_KEY") or None
+        if api_key is None:
+            if base_url is None:
+                raise ValueError(
+                    "OPENAI_API_KEY is not set (needed for REPOPILOT_LLM=openai; "
+                    "set OPENAI_BASE_URL to use a compatible server without a key)"
+                )
+            api_key = "unused"  # local compatible servers ignore it, the SDK insists on one
+        self.base_url = base_url or DEFAULT_BASE_URL
+        self._client = openai.OpenAI(
+            api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0
+        )
+        policy = retry or RetryPolicy()
+        if max_retries is not None:
+            policy = RetryPolicy(
+                max_attempts=max_retries + 1,
+                base_delay=policy.base_delay,
+                max_delay=policy.max_delay,
+                max_retry_after=policy.max_retry_after,
+                max_total_wait=policy.max_total_wait,
+            )
+        self.retry = policy
+        self._sleep = sleep
+
+    def chat(self, messages: list[Message]) -> ChatResponse:
+        return self._complete(messages, None)
+
+    def chat_with_tools(self, messages: list[Message], tools: list[ToolSpec]) -> ChatResponse:
+        return self._complete(messages, tools)
+
+    def _complete(self, messages: list[Message], tools: list[ToolSpec] | None) -> ChatResponse:
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": [to_wire(m) for m in messages],
+        }
+        if tools:
+            request["tools"] = [tool_to_wire(t) for t in tools]
+
+        def attempt() -> ChatResponse:
+            return from_wire(self._client.chat.completions.create(**request), self.model)
+
+        return call_with_retry(attempt, self._classify, self.retry, self._sleep)
+
+    def _classify(self, exc: Exception) -> Failure | None:
+        openai = self._openai
+        where = f"{self.base_url} ({self.model})"
+        if isinstance(exc, openai.APITimeoutError):
+            return Failure("timeout", f"request to {where} timed out", retryable=True)
+        if isinstance(exc, openai.APIConnectionError):
+            cause = exc.__cause__ or exc
+            return Failure("connection", f"cannot reach {where}: {cause}", retryable=True)
+        if isinstance(exc, openai.APIStatusError):
+            return http_failure(exc.status_code, _error_text(exc), dict(exc.response.headers))
+        if isinstance(exc, openai.OpenAIError | json.JSONDecodeError):
+            # A JSON body cut short (or not JSON at all) surfaces as a JSONDecodeError.
+            return Failure("bad-response", f"unreadable answer from {where}: {exc}", False)
+        return None
+
+
+def _error_text(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return inner["message"]
+        if isinstance(inner, str):
+            return inner
+    return str(getattr(exc, "message", "") or exc)
+
+
+def tool_to_wire(tool: ToolSpec) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+        },
+    }
+
+
+def to_wire(message: Message) -> dict[str, Any]:
+    """One Message in Chat Completions form; tool arguments go back as the JSON text they were."""
+    if message.role == "tool":
+        return {
+            "role": "tool",
+            "tool_call_id": message.tool_call_id or "",
+            "content": message.content,
+        }
+    wire: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.role == "assistant" and message.tool_calls:
+        wire["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": _arguments_text(call)},
+            }
+            for call in message.tool_calls
+        ]
+        if not message.content:
+            del wire["content"]  # optional with tool_calls; some servers reject ""
+    return wire
+
+
+def _arguments_text(call: ToolCall) -> str:
+    if call.raw_arguments is not None and call.arguments_error:
+        return call.raw_arguments  # show the model what it actually sent
+    return json.dumps(call.arguments, ensure_ascii=False)
+
+
+def from_wire(completion: Any, requested_model: str) -> ChatResponse:
+    """Normalize a ChatCompletion; the SDK does not validate, so every field is checked here."""
+    choices = getattr(completion, "choices", None)
+    if not isinstance(choices, list):
+        error = getattr(completion, "error", None)
+        detail = f": {error}" if error else ""
+        raise LLMError("bad-response", f"answer has no 'choices'{detail}")
+    if not choices:
+        raise LLMError("empty-response", "answer has an empty 'choices' list")
+    choice = choices[0]
+    message = getattr(choice, "message", None)
+    content = getattr(message, "content", None)
+    calls = tuple(
+        _tool_call(raw, index)
+        for index, raw in enumerate(getattr(message, "tool_calls", None) or [])
+    )
+    usage = getattr(completion, "usage", None)
+    model = getattr(completion, "model", None)
+    finish = getattr(choice, "finish_reason", None)
+    return ChatResponse(
+        text=content if isinstance(content, str) else "",
+        tool_calls=calls,
+        usage=TokenUsage(
+            prompt_tokens=_count(getattr(usage, "prompt_tokens", 0)),
+            completion_tokens=_count(getattr(usage, "completion_tokens", 0)),
+        ),
+        model=model if isinstance(model, str) and model else requested_model,
+        finish_reason=finish if isinstance(finish, str) else None,
+    )
+
+
+def _tool_call(raw: Any, index: int) -> ToolCall:
+    call_id = getattr(raw, "id", None)
+    call_id = call_id if isinstance(call_id, str) and call_id else f"call_{index}"
+    function = getattr(raw, "function", None)
+    name = getattr(function, "name", None)
+    if not isinstance(name, str) or not name:
+        return ToolCall(id=call_id, name="", arguments_error="tool call without a function name")
+    text = getattr(function, "arguments", None)
+    arguments, error = parse_arguments(text)
+    if error is None:
+        return ToolCall(id=call_id, name=name, arguments=arguments)
+    raw_text = text if isinstance(text, str) else json.dumps(text, default=str)
+    return ToolCall(
+        id=call_id, name=name, arguments={}, raw_arguments=raw_text, arguments_error=error
+    )
+
+
+def parse_arguments(text: Any) -> tuple[dict[str, Any], str | None]:
+    """OpenAI sends arguments as JSON text: parse it into an object, or say why it is not one."""
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return {}, None  # a call with no parameters
+    if isinstance(text, dict):
+        return text, None  # a lenient server sent an object
+    if not isinstance(text, str):
+        return {}, f"arguments must be JSON text, got {type(text).__name__}"
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return (
+            {},
+            f"arguments are not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+        )
+    if value is None:
+        return {}, None
+    if not isinstance(value, dict):
+        return {}, f"arguments must be a JSON object, got {type(value).__name__}"
+    return value, None
+
+
+def _count(value: Any) -> int:
+    try:
+        return max(int(value or 0), 0)
+    except (TypeError, ValueError):
+        return 0

@@ -1,0 +1,155 @@
+"""Bounded retries for provider calls, shared by the adapters.
+
+Adapters turn their SDK's exceptions into a `Failure` (kind, retryable, Retry-After); this module owns
+the waiting. The SDKs' own retries are switched off so that what happens is ours, visible and testable:
+`sleep` is a plain parameter, and a test passes a function that records the waits instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from repopilot.llm.base import LLMError, ToolsUnsupported
+
+T = TypeVar("T")
+
+# Ollama (native and its OpenAI-compatible /v1) answers HTTP 400 "<model> does not support tools";
+# other servers word it differently. Matching the text is the only signal they give.
+_TOOLS_UNSUPPORTED = re.compile(
+    r"does not support (?:tools|tool[ _]calling|function[ _]calling)"
+    r"|tools? (?:are|is) not supported",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One failed attempt, classified. `kind` becomes `LLMError.kind` when we give up."""
+
+    kind: str  # timeout | rate-limited | server-error | connection | bad-response | auth | ...
+    message: str
+    retryable: bool
+    retry_after: float | None = None  # seconds the provider asked us to wait, if it said
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How long a provider may keep us waiting.
+
+    max_attempts: total tries including the first (1 = no retry).
+    base_delay: first backoff wait in seconds; doubles on each retry.
+    max_delay: cap on one backoff wait.
+    max_retry_after: the longest provider-requested wait (Retry-After) we honour; a longer one means
+        "come back much later" (a spent quota), so we give up at once instead of waiting.
+    max_total_wait: cap on the sum of all waits for one call; a wait that would exceed it ends the call.
+    """
+
+    max_attempts: int = 4
+    base_delay: float = 1.0
+    max_delay: float = 20.0
+    max_retry_after: float = 30.0
+    max_total_wait: float = 60.0
+
+    def backoff(self, attempt: int) -> float:
+        """Wait after failed attempt number `attempt` (1-based) when the provider gave no hint."""
+        return min(self.base_delay * 2 ** (attempt - 1), self.max_delay)
+
+
+def call_with_retry(
+    attempt: Callable[[], T],
+    classify: Callable[[Exception], Failure | None],
+    policy: RetryPolicy,
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
+    """Run `attempt` until it succeeds or the policy says stop, then raise `LLMError(kind)`.
+
+    `classify` maps a provider exception to a Failure; None means "not a provider failure" (our own
+    bug) and the exception propagates untouched. An `LLMError` raised by `attempt` (for instance an
+    empty response) is final and is not retried.
+    """
+    waited = 0.0
+    for number in range(1, max(policy.max_attempts, 1) + 1):
+        try:
+            return attempt()
+        except LLMError:
+            raise
+        except Exception as exc:
+            failure = classify(exc)
+            if failure is None:
+                raise
+            cause = exc
+        if not failure.retryable or number >= policy.max_attempts:
+            raise _give_up(failure, number, "") from cause
+        wait = policy.backoff(number)
+        if failure.retry_after is not None:
+            if failure.retry_after > policy.max_retry_after:
+                raise _give_up(
+                    failure, number, f"provider asked to wait {failure.retry_after:g} s"
+                ) from cause
+            wait = max(failure.retry_after, 0.0)
+        if waited + wait > policy.max_total_wait:
+            raise _give_up(
+                failure, number, f"retry budget {policy.max_total_wait:g} s spent"
+            ) from cause
+        sleep(wait)
+        waited += wait
+    raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+
+def _give_up(failure: Failure, attempts: int, why: str) -> LLMError:
+    if failure.kind == "tools-unsupported":
+        return ToolsUnsupported(failure.message)
+    detail = f"after {attempts} attempt{'s' if attempts != 1 else ''}"
+    if why:
+        detail += f"; {why}"
+    return LLMError(failure.kind, f"{failure.message} ({detail})")
+
+
+def http_failure(status: int, message: str, headers: Mapping[str, str] | None = None) -> Failure:
+    """Classify an HTTP error answer the same way for every adapter."""
+    message = " ".join(message.split())[:300] or f"HTTP {status}"
+    text = f"HTTP {status}: {message}"
+    if status == 400 and _TOOLS_UNSUPPORTED.search(message):
+        return Failure("tools-unsupported", message, retryable=False)
+    if status == 429:
+        return Failure("rate-limited", text, True, parse_retry_after(headers or {}))
+    if status == 408:
+        return Failure("timeout", text, retryable=True)
+    if status >= 500:
+        return Failure("server-error", text, True, parse_retry_after(headers or {}))
+    if status in (401, 403):
+        return Failure("auth", text, retryable=False)
+    if status == 404:
+        return Failure("not-found", text, retryable=False)
+    return Failure("bad-request", text, retryable=False)
+
+
+def parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
+    """Seconds from `retry-after-ms`, or `Retry-After` as seconds or an HTTP date; None if absent."""
+    lowered = {k.lower(): v for k, v in headers.items()}
+    raw_ms = lowered.get("retry-after-ms")
+    if raw_ms is not None:
+        try:
+            return max(float(raw_ms) / 1000.0, 0.0)
+        except ValueError:
+            pass
+    raw = lowered.get("retry-after")
+    if raw is None:
+        return None
+    try:
+        return max(float(raw), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:  # pragma: no cover - older Pythons returned None
+        return None
+    current = time.time() if now is None else now
+    return max(when.timestamp() - current, 0.0)
