@@ -1,6 +1,8 @@
 """`repopilot` command line: one module per subcommand under repopilot/commands/.
 
 Each command module defines `NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`.
+Only the chosen command's module is imported, so start-up stays small and one command's heavy
+imports (PyGithub, an LLM SDK) never slow down `classify`.
 Errors a user can cause are one line on stderr and a non-zero exit, never a traceback.
 """
 
@@ -12,7 +14,15 @@ import sys
 
 from repopilot import __version__
 
-COMMANDS = ("classify", "triage", "context", "patterns", "eval", "trace", "action")
+COMMANDS = {
+    "classify": "Classify failed CI logs with the pattern library (offline, no token, no LLM).",
+    "triage": "Run the whole pipeline on local logs against a checkout (Contract 4).",
+    "context": "Print the evidence window the agent's first message would carry.",
+    "patterns": "Test and lint the pattern library.",
+    "eval": "Measure accuracy on a labelled corpus.",
+    "trace": "Show or replay a run trace.",
+    "action": "The GitHub Action entrypoint (reads INPUT_* and GITHUB_* from the environment).",
+}
 
 
 class UsageError(Exception):
@@ -28,25 +38,26 @@ def _load(name: str):
         raise
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="repopilot",
-        description="Triage failed CI logs: patterns first, an LLM only if needed.",
+        prog="repopilot", description="Triage failed CI logs: patterns first, an LLM only if needed."
     )
     parser.add_argument("--version", action="version", version=f"repopilot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        mod = _load(name)
-        if mod is None:
-            continue
-        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
-        mod.add_arguments(p)
-        p.set_defaults(_run=mod.run)
+    for name, help_text in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            mod = _load(name)
+            if mod is not None:
+                mod.add_arguments(p)
+                p.set_defaults(_run=mod.run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(chosen if chosen in COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help(sys.stderr)

@@ -52,6 +52,7 @@ class Chunk:
     offset: int  # byte offset of `data` in the raw stream (a line start)
     data: bytes  # whole lines (the last may lack its LF at end of input)
     steps: list[tuple[int, str]] = field(default_factory=list)  # (line, name) steps starting here
+    n_newlines: int | None = None  # a consumer that counted them sets this: saves a pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +246,7 @@ def iter_chunks(job: JobLog, anchor: tuple[int, int] | None = None) -> Iterator[
             else:
                 chunk = Chunk(line, offset + offset0, data, _gha_steps(data, line))
             yield chunk
-            line += data.count(b"\n")
+            line += chunk.n_newlines if chunk.n_newlines is not None else data.count(b"\n")
 
 
 def iter_lines(

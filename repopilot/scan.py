@@ -134,7 +134,9 @@ class Scanner:
         while pending is not None:
             res.steps.append(pending)
             pending = next(steps, None)
-        res.lines = chunk.first_line + data.count(b"\n") - (1 if data.endswith(b"\n") else 0)
+        line += data.count(b"\n", pos)
+        chunk.n_newlines = line - chunk.first_line
+        res.lines = line - (1 if data.endswith(b"\n") else 0)
 
     def _line(self, raw: bytes, number: int, step: int, anchor, res: ScanResult) -> None:
         text = display(raw)
