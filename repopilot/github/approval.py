@@ -1,0 +1,192 @@
+"""`/repopilot apply|reject <id>` on an `issue_comment`: verify everything, then act once.
+
+Checks, in order (SECURITY.md §7, §8): a `created` comment on a PR whose body is exactly the
+command, not from a bot, by a collaborator whose `role_name` is an approver; the proposal sits in
+a marker comment authored by the bot itself; its diff hashes to the marker's sha256 (and HMAC);
+the PR is open and its head is still the proposal's head SHA. Every refusal becomes a reply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from github import Github, GithubException
+from github.IssueComment import IssueComment
+from github.Repository import Repository
+
+from repopilot import comment as comment_mod
+from repopilot.github.apply import (
+    Applied,
+    ApplyRefused,
+    HeadMoved,
+    build_commit,
+    fast_forward,
+    open_fork_pull,
+)
+from repopilot.github.events import CommentEvent, parse_command
+from repopilot.github.prs import bot_comments, pull_ref
+
+DEFAULT_APPROVERS = frozenset({"admin", "maintain", "write"})
+
+
+@dataclass(frozen=True)
+class ApprovalConfig:
+    bot: str
+    approvers: frozenset[str] = DEFAULT_APPROVERS
+    signing_key: str | None = None
+    dry_run: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What happened to a command: `ignored` (no reply), `refused`, `applied`, `rejected`,
+    `already-applied`, `would-apply` (dry run). `message` is the reply text, if any."""
+
+    outcome: str
+    proposal_id: str | None = None
+    message: str = ""
+    commit_sha: str | None = None
+    url: str | None = None
+
+
+class Refusal(Exception):
+    """A command that must not be carried out; the message is the reply's reason."""
+
+
+def decide(gh: Github, repo: Repository, event: CommentEvent, cfg: ApprovalConfig) -> Decision:
+    """Run every check and, when all pass, apply or reject. Never raises Refusal."""
+    cmd = parse_command(event.comment.body)
+    if event.action != "created" or event.issue.pull_request is None or cmd is None:
+        return Decision("ignored")
+    if event.comment.user.login == cfg.bot:
+        return Decision("ignored")  # our own replies never trigger us (SECURITY.md §13)
+    verb, pid = cmd
+    try:
+        return _run(gh, repo, event, cfg, verb, pid)
+    except Refusal as why:
+        return Decision("refused", pid, f"`/repopilot {verb} {pid}` was not carried out: {why}")
+
+
+def _run(
+    gh: Github, repo: Repository, event: CommentEvent, cfg: ApprovalConfig, verb: str, pid: str
+) -> Decision:
+    _check_commenter(repo, event, cfg)
+    number = event.issue.number
+    comment, marker, prop = _find_proposal(repo, number, cfg.bot, pid)
+    status = _get(prop, "status") or "proposed"
+    if status.startswith("applied"):
+        sha = status.partition(" ")[2]
+        return Decision("already-applied", pid, f"Proposal `{pid}` was already applied ({sha}).")
+    if verb == "reject":
+        if status == "rejected":
+            return Decision("already-applied", pid, f"Proposal `{pid}` was already rejected.")
+        if not cfg.dry_run:
+            comment.edit(comment_mod.mark_status(comment.body, pid, "rejected"))
+        return Decision("rejected", pid, f"Proposal `{pid}` is marked rejected.")
+    if status == "rejected":
+        raise Refusal("the proposal was rejected earlier")
+    diff = _verified_diff(comment.body, marker, prop, pid, cfg)
+    pr = pull_ref(repo, number)
+    if pr.state != "open":
+        raise Refusal(f"the pull request is {pr.state}")
+    head_sha = _get(prop, "head_sha")
+    if pr.head_sha != head_sha:
+        raise Refusal(
+            f"the pull request head moved from {str(head_sha)[:12]} to {pr.head_sha[:12]}; "
+            "the proposal was made for the old head. Re-run the failed workflow for a new one."
+        )
+    if cfg.dry_run:
+        return Decision("would-apply", pid, f"Dry run: proposal `{pid}` passed every check.")
+    applied = _apply(gh, repo, pr, diff, pid)
+    comment.edit(comment_mod.mark_status(comment.body, pid, f"applied {applied.commit_sha}"))
+    return Decision(
+        "applied", pid, _applied_text(pid, applied, pr.head_repo), applied.commit_sha, applied.url
+    )
+
+
+def _check_commenter(repo: Repository, event: CommentEvent, cfg: ApprovalConfig) -> None:
+    user = event.comment.user
+    if user.type == "Bot" or user.login.endswith("[bot]"):
+        raise Refusal("commands from bots are not accepted")
+    try:
+        role = repo.get_collaborator_role_name(user.login)
+    except GithubException as exc:
+        if exc.status not in (403, 404):
+            raise
+        role = "none"
+    if role not in cfg.approvers:
+        allowed = ", ".join(sorted(cfg.approvers))
+        raise Refusal(f"`{user.login}` has the role `{role}`; approving needs one of: {allowed}")
+
+
+def _find_proposal(repo: Repository, number: int, bot: str, pid: str):
+    """The bot-authored marker comment holding proposal `pid` (markers by anyone else are ignored)."""
+    for comment in bot_comments(repo, number, bot):
+        marker = comment_mod.parse_marker(comment.body or "")
+        for prop in getattr(marker, "proposals", None) or ():
+            if _get(prop, "id") == pid:
+                return comment, marker, prop
+    raise Refusal(f"no proposal `{pid}` in a RepoPilot comment by `{bot}` on this pull request")
+
+
+def _verified_diff(body: str, marker, prop, pid: str, cfg: ApprovalConfig) -> str:
+    diff = comment_mod.extract_diff(body, pid)
+    if diff is None:
+        raise Refusal(f"the diff of `{pid}` is missing from the RepoPilot comment")
+    if hashlib.sha256(diff.encode("utf-8")).hexdigest() != _get(prop, "sha256"):
+        raise Refusal(
+            "the diff in the comment does not match the hash recorded when it was proposed"
+        )
+    if cfg.signing_key and not comment_mod.verify_marker(marker, cfg.signing_key):
+        raise Refusal("the proposal's signature does not verify with the configured signing key")
+    return diff
+
+
+def _apply(gh: Github, repo: Repository, pr, diff: str, pid: str) -> Applied:
+    try:
+        sha = build_commit(repo, pr.head_sha, diff, pid)
+        if pr.head_repo == pr.base_repo:
+            fast_forward(repo, pr.head_ref, sha)
+            return Applied(sha, "push")
+    except ApplyRefused as why:
+        raise Refusal(str(why)) from why
+    except HeadMoved as moved:
+        raise Refusal(
+            f"the branch `{pr.head_ref}` moved while the commit was being made; nothing was pushed"
+        ) from moved
+    if not pr.head_repo:
+        raise Refusal("the head repository of this pull request no longer exists")
+    fork = gh.get_repo(pr.head_repo)  # lazy client: no request
+    return open_fork_pull(repo, fork, pr.head_ref, sha, pid, pr.base_repo.split("/")[0])
+
+
+def _applied_text(pid: str, applied: Applied, head_repo: str) -> str:
+    if applied.via == "push":
+        return f"Applied proposal `{pid}` as {applied.commit_sha}."
+    if applied.via == "pull-request":
+        return (
+            f"The head branch is in the fork `{head_repo}`, which this token cannot push to: proposal "
+            f"`{pid}` is commit {applied.commit_sha} on `{applied.branch}`, proposed to the fork in "
+            f"{applied.url}."
+        )
+    return (
+        f"The head branch is in the fork `{head_repo}`, which this token cannot push to or open a "
+        f"pull request on. Proposal `{pid}` is commit {applied.commit_sha} on the branch "
+        f"`{applied.branch}` of this repository; the PR author can merge it into their branch."
+    )
+
+
+def _get(obj, name: str):
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def post_reply(
+    repo: Repository, event: CommentEvent, decision: Decision, bot: str
+) -> IssueComment | None:
+    """Answer the command in the PR conversation (not for ignored comments or dry runs)."""
+    from repopilot.github.prs import reply
+
+    if decision.outcome in ("ignored",) or not decision.message:
+        return None
+    return reply(repo, event.issue.number, decision.message, bot, event.comment.id)

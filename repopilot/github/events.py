@@ -1,0 +1,154 @@
+"""Typed views of the two events the Action handles, read from `GITHUB_EVENT_PATH`.
+
+Every string here (branch names, titles, comment bodies) is attacker-controllable data: it is only
+ever compared or passed to the API as a value, never interpolated into code or a shell.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+FAILED_CONCLUSIONS = frozenset({"failure", "timed_out"})
+COMMAND = re.compile(r"/repopilot (apply|reject) ([a-z0-9-]{6,40})")
+APPLIED_TRAILER = "RepoPilot-Proposal:"
+
+
+class EventError(Exception):
+    """The event file is missing or not shaped like the event it claims to be (one line)."""
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class Account(_Loose):
+    login: str
+    type: str = "User"
+
+
+class RepoRef(_Loose):
+    full_name: str | None = None
+    name: str | None = None
+    url: str | None = None
+    owner: Account | None = None
+
+
+class BranchRef(_Loose):
+    ref: str
+    sha: str
+    repo: RepoRef | None = None
+
+
+class PullStub(_Loose):
+    number: int
+    head: BranchRef
+    base: BranchRef | None = None
+
+
+class HeadCommit(_Loose):
+    id: str | None = None
+    message: str = ""
+    author: dict[str, Any] = Field(default_factory=dict)
+    committer: dict[str, Any] = Field(default_factory=dict)
+
+
+class WorkflowRun(_Loose):
+    id: int
+    run_attempt: int = 1
+    conclusion: str | None = None
+    head_sha: str
+    head_branch: str | None = None
+    path: str = ""
+    html_url: str | None = None
+    head_repository: RepoRef | None = None
+    pull_requests: list[PullStub] = Field(default_factory=list)
+    head_commit: HeadCommit | None = None
+    actor: Account | None = None
+    triggering_actor: Account | None = None
+
+
+class RunEvent(_Loose):
+    """`workflow_run` payload: the fields RepoPilot reads."""
+
+    action: str = ""
+    workflow_run: WorkflowRun
+    repository: RepoRef
+
+
+class IssueStub(_Loose):
+    number: int
+    pull_request: dict[str, Any] | None = None
+
+
+class IssueComment(_Loose):
+    id: int
+    body: str | None = ""
+    user: Account
+
+
+class CommentEvent(_Loose):
+    """`issue_comment` payload: the fields RepoPilot reads."""
+
+    action: str
+    issue: IssueStub
+    comment: IssueComment
+    repository: RepoRef
+
+
+def read_event(path: str | None) -> dict[str, Any]:
+    """The raw event JSON at `path` (GITHUB_EVENT_PATH)."""
+    if not path:
+        raise EventError("GITHUB_EVENT_PATH is not set")
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise EventError(f"{path}: cannot read the event JSON ({exc.__class__.__name__})") from exc
+    if not isinstance(data, dict):
+        raise EventError(f"{path}: the event is not a JSON object")
+    return data
+
+
+def parse_run_event(data: dict[str, Any], where: str = "event") -> RunEvent:
+    try:
+        return RunEvent.model_validate(data)
+    except ValidationError as exc:
+        raise EventError(f"{where}: not a workflow_run event ({_first(exc)})") from exc
+
+
+def parse_comment_event(data: dict[str, Any], where: str = "event") -> CommentEvent:
+    try:
+        return CommentEvent.model_validate(data)
+    except ValidationError as exc:
+        raise EventError(f"{where}: not an issue_comment event ({_first(exc)})") from exc
+
+
+def _first(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}"
+
+
+def parse_command(body: str | None) -> tuple[str, str] | None:
+    """`("apply"|"reject", proposal_id)` when the whole body, stripped, is exactly the command."""
+    match = COMMAND.fullmatch((body or "").strip())
+    return (match.group(1), match.group(2)) if match else None
+
+
+def is_own_run(event: RunEvent, own_workflow_ref: str | None, bot: str) -> bool:
+    """True for runs RepoPilot must not react to (SECURITY.md §13): its own workflow's runs,
+    runs started by the bot, and commits it made (they carry the RepoPilot-Proposal trailer)."""
+    run = event.workflow_run
+    if own_workflow_ref and run.path:
+        # GITHUB_WORKFLOW_REF = owner/repo/.github/workflows/x.yml@refs/...
+        own_path = own_workflow_ref.split("@", 1)[0].split("/", 2)[-1]
+        if own_path == run.path:
+            return True
+    actors = {a.login for a in (run.actor, run.triggering_actor) if a is not None}
+    if bot in actors:
+        return True
+    commit = run.head_commit
+    return commit is not None and APPLIED_TRAILER in commit.message

@@ -1,0 +1,120 @@
+"""Find the run's pull request and keep exactly one RepoPilot comment on it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from github import GithubException
+from github.IssueComment import IssueComment
+from github.Repository import Repository
+
+from repopilot.comment import MARKER_PREFIX
+from repopilot.github.client import guarded_write
+from repopilot.github.events import RunEvent
+
+
+@dataclass(frozen=True)
+class PullRef:
+    """The PR facts approval and apply depend on, read fresh from the API."""
+
+    number: int
+    state: str
+    head_sha: str
+    head_ref: str
+    head_repo: str  # full_name of the head repository ("" when the fork was deleted)
+    base_repo: str
+    html_url: str
+    maintainer_can_modify: bool = False
+
+
+def pull_ref(repo: Repository, number: int) -> PullRef:
+    pr = repo.get_pull(number)
+    head_repo = pr.head.repo.full_name if pr.head.repo is not None else ""
+    return PullRef(
+        number=pr.number,
+        state=pr.state,
+        head_sha=pr.head.sha,
+        head_ref=pr.head.ref,
+        head_repo=head_repo,
+        base_repo=pr.base.repo.full_name,
+        html_url=pr.html_url,
+        maintainer_can_modify=bool(pr.maintainer_can_modify),
+    )
+
+
+def find_pull(repo: Repository, event: RunEvent) -> PullRef | None:
+    """The PR the failed run belongs to, or None (a push to a branch).
+
+    Fork PRs leave the payload's `pull_requests` empty, so they are looked up by
+    `head=<owner>:<branch>`; a hit counts only when both its head SHA and head repository match
+    the run's, since anybody can open a PR from a branch with the same name.
+    """
+    run = event.workflow_run
+    for stub in run.pull_requests:
+        if stub.head.sha == run.head_sha:
+            return pull_ref(repo, stub.number)
+    head_repo = run.head_repository
+    if not run.head_branch or head_repo is None or head_repo.owner is None:
+        return None
+    head = f"{head_repo.owner.login}:{run.head_branch}"
+    for pr in repo.get_pulls(state="open", head=head):
+        pr_repo = pr.head.repo.full_name if pr.head.repo is not None else None
+        if pr.head.sha == run.head_sha and pr_repo == head_repo.full_name:
+            return pull_ref(repo, pr.number)
+    return None
+
+
+def bot_comments(repo: Repository, number: int, bot: str) -> list[IssueComment]:
+    """Comments on the PR authored by the bot and carrying the hidden marker, oldest first."""
+    issue = repo.get_issue(number)
+    return [
+        c
+        for c in issue.get_comments()
+        if c.user is not None and c.user.login == bot and MARKER_PREFIX in (c.body or "")
+    ]
+
+
+def upsert_comment(
+    repo: Repository, number: int, body: str, bot: str, max_wait: float = 60.0
+) -> IssueComment:
+    """Edit the bot's marker comment in place, or create it; never leave two.
+
+    A comment deleted between the lookup and the edit (PATCH 404) is created anew.
+    """
+    found = bot_comments(repo, number, bot)
+    if found:
+        try:
+            found[0].edit(body)
+            return found[0]
+        except GithubException as exc:
+            if exc.status != 404:
+                raise
+    issue = repo.get_issue(number)
+
+    def landed() -> IssueComment | None:
+        again = bot_comments(repo, number, bot)
+        return again[0] if again else None
+
+    return guarded_write(lambda: issue.create_comment(body), landed, max_wait=max_wait)
+
+
+def reply(
+    repo: Repository, number: int, body: str, bot: str, after_id: int, max_wait: float = 60.0
+) -> IssueComment:
+    """Post a reply once: a retried POST first looks for the same text posted after `after_id`."""
+    issue = repo.get_issue(number)
+
+    def landed() -> IssueComment | None:
+        return _same_reply(repo, number, body, bot, after_id)
+
+    return guarded_write(lambda: issue.create_comment(body), landed, max_wait=max_wait)
+
+
+def _same_reply(
+    repo: Repository, number: int, body: str, bot: str, after_id: int
+) -> IssueComment | None:
+    match: Callable[[IssueComment], bool] = lambda c: (  # noqa: E731
+        c.id > after_id and c.user is not None and c.user.login == bot and c.body == body
+    )
+    return next((c for c in repo.get_issue(number).get_comments() if match(c)), None)

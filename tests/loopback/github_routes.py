@@ -1,0 +1,416 @@
+"""Route handlers of the loopback GitHub server: (state, match, query, body) -> (status, body, headers)."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "github"
+R = r"/repos/([^/]+/[^/]+)"
+LEGACY = {"admin": "admin", "maintain": "write", "write": "write", "triage": "read", "read": "read"}
+
+
+def shaped(name: str, state, **overrides) -> dict:
+    """A fixture body with its GitHub URLs rebased onto the loopback server, plus `overrides`."""
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    text = text.replace("https://api.github.com", state.api).replace(
+        "https://github.com", state.api
+    )
+    body = json.loads(text)
+    body.update(copy.deepcopy(overrides))
+    return body
+
+
+def user_obj(state, login: str, type_: str = "User") -> dict:
+    return {
+        "login": login,
+        "id": abs(hash(login)) % 10**8,
+        "type": type_,
+        "site_admin": False,
+        "url": f"{state.api}/users/{login}",
+        "html_url": f"{state.api}/{login}",
+    }
+
+
+def repo_obj(state, full: str) -> dict:
+    owner, name = full.split("/")
+    return {
+        "id": abs(hash(full)) % 10**8,
+        "name": name,
+        "full_name": full,
+        "private": False,
+        "owner": user_obj(state, owner),
+        "fork": full != state.full_name,
+        "url": f"{state.api}/repos/{full}",
+        "html_url": f"{state.api}/{full}",
+    }
+
+
+def pr_shape(state, pr: dict) -> dict:
+    full, n = state.full_name, pr["number"]
+    def side(ref, sha, repo):
+        return {
+            "label": f"{repo.split('/')[0]}:{ref}",
+            "ref": ref,
+            "sha": sha,  # noqa: E731
+            "user": user_obj(state, repo.split("/")[0]),
+            "repo": repo_obj(state, repo),
+        }
+    return shaped(
+        "pull-request.json",
+        state,
+        number=n,
+        id=n * 7,
+        state=pr.get("state", "open"),
+        url=f"{state.api}/repos/{full}/pulls/{n}",
+        html_url=f"{state.api}/{full}/pull/{n}",
+        issue_url=f"{state.api}/repos/{full}/issues/{n}",
+        comments_url=f"{state.api}/repos/{full}/issues/{n}/comments",
+        head=side(pr["head_ref"], pr["head_sha"], pr["head_repo"]),
+        base=side(pr.get("base_ref", "main"), pr.get("base_sha", "0" * 40), full),
+        maintainer_can_modify=pr.get("maintainer_can_modify", False),
+    )
+
+
+def comment_shape(state, c: dict) -> dict:
+    full = state.full_name
+    return shaped(
+        "issue-comment.json",
+        state,
+        id=c["id"],
+        body=c["body"],
+        user=user_obj(state, c["login"], c["type"]),
+        url=f"{state.api}/repos/{full}/issues/comments/{c['id']}",
+        html_url=f"{state.api}/{full}/pull/{c['issue']}#issuecomment-{c['id']}",
+        issue_url=f"{state.api}/repos/{full}/issues/{c['issue']}",
+    )
+
+
+def get_user(state, m, q, b):
+    if state.bot is None:
+        return (
+            403,
+            {"message": "Resource not accessible by integration", "documentation_url": "x"},
+            {},
+        )
+    return 200, user_obj(state, state.bot, "Bot" if state.bot.endswith("[bot]") else "User"), {}
+
+
+def get_repo(state, m, q, b):
+    return 200, repo_obj(state, m[1]), {}
+
+
+def get_run(state, m, q, b):
+    run_id = int(m[2])
+    run = state.runs.get(run_id)
+    if run is None:
+        return 404, {"message": "Not Found"}, {}
+    base = f"{state.api}/repos/{m[1]}/actions/runs/{run_id}"
+    return (
+        200,
+        shaped(
+            "workflow-run.json",
+            state,
+            id=run_id,
+            url=base,
+            jobs_url=f"{base}/jobs",
+            logs_url=f"{base}/logs",
+            conclusion=run.get("conclusion", "failure"),
+            head_sha=run.get("head_sha", "0" * 40),
+            run_attempt=run.get("attempt", 1),
+        ),
+        {},
+    )
+
+
+def list_jobs(state, m, q, b):
+    run_id = int(m[2])
+    jobs = [
+        shaped(
+            "job.json",
+            state,
+            id=j["id"],
+            run_id=run_id,
+            name=j["name"],
+            conclusion=j["conclusion"],
+            url=f"{state.api}/repos/{m[1]}/actions/jobs/{j['id']}",
+            html_url=f"{state.api}/{m[1]}/actions/runs/{run_id}/job/{j['id']}",
+        )
+        for j in state.runs.get(run_id, {}).get("jobs", [])
+    ]
+    return 200, {"total_count": len(jobs), "jobs": jobs}, {}
+
+
+def job_logs(state, m, q, b):
+    log = state.job_logs.get(int(m[2]))
+    if log is None or isinstance(log, int):
+        return log or 404, {"message": "Not Found"}, {}
+    return 302, None, {"Location": f"{state.storage}/jobs/{m[2]}?sig=short-lived"}
+
+
+def run_logs(state, m, q, b):
+    if state.runs.get(int(m[2]), {}).get("zip") is None:
+        return 410, {"message": "Gone"}, {}
+    return 302, None, {"Location": f"{state.storage}/runs/{m[2]}.zip?sig=short-lived"}
+
+
+def storage(state, path: str):
+    if path.startswith("/jobs/"):
+        log = state.job_logs.get(int(path.split("/")[2]))
+        return (200, log, {}) if isinstance(log, bytes) else (404, b"", {})
+    zipped = state.runs.get(int(path.split("/")[2].split(".")[0]), {}).get("zip")
+    return (200, zipped, {}) if zipped else (404, b"", {})
+
+
+def list_pulls(state, m, q, b):
+    owner, _, branch = q.get("head", [":"])[0].partition(":")
+    want = q.get("state", ["open"])[0]
+    hits = [
+        p
+        for p in state.pulls.values()
+        if (not branch or (p["head_repo"].split("/")[0] == owner and p["head_ref"] == branch))
+        and (want == "all" or p.get("state", "open") == want)
+    ]
+    return 200, [pr_shape(state, p) for p in hits], {}
+
+
+def get_pull(state, m, q, b):
+    pr = state.pulls.get(int(m[2]))
+    return (
+        (200, pr_shape(state, pr), {})
+        if pr and m[1] == state.full_name
+        else (404, {"message": "Not Found"}, {})
+    )
+
+
+def create_pull(state, m, q, b):
+    if not state.fork_accepts_pulls:
+        return 403, {"message": "Resource not accessible by integration"}, {}
+    n = state.new_id()
+    state.fork_pulls.append({"repo": m[1], **b})
+    return (
+        201,
+        {
+            **pr_shape(
+                state,
+                {
+                    "number": n,
+                    "head_ref": b["head"].split(":")[-1],
+                    "head_sha": "0" * 40,
+                    "head_repo": state.full_name,
+                },
+            ),
+            "html_url": f"{state.api}/{m[1]}/pull/{n}",
+        },
+        {},
+    )
+
+
+def list_comments(state, m, q, b):
+    return 200, [comment_shape(state, c) for c in state.issue_comments(int(m[2]))], {}
+
+
+def create_comment(state, m, q, b):
+    cid = state.add_comment(int(m[2]), b["body"], state.bot or "github-actions[bot]", "Bot")
+    return 201, comment_shape(state, state.comments[cid]), {}
+
+
+def edit_comment(state, m, q, b):
+    c = state.comments.get(int(m[2]))
+    if c is None:
+        return 404, {"message": "Not Found"}, {}
+    c["body"] = b["body"]
+    return 200, comment_shape(state, c), {}
+
+
+def permission(state, m, q, b):
+    role = state.permissions.get(m[2])
+    if role is None:
+        return 404, {"message": f"{m[2]} is not a user"}, {}
+    return (
+        200,
+        shaped(
+            "collaborator-permission.json",
+            state,
+            permission=LEGACY.get(role, "read"),
+            role_name=role,
+            user=user_obj(state, m[2]),
+        ),
+        {},
+    )
+
+
+def _commit_shape(state, full, sha):
+    c = state.git.commits[sha]
+    url = f"{state.api}/repos/{full}/git/commits"
+    who = {"name": "t", "email": "t@t", "date": "2026-01-01T00:00:00Z"}
+    return {
+        "sha": sha,
+        "node_id": sha,
+        "url": f"{url}/{sha}",
+        "html_url": f"{state.api}/{full}/commit/{sha}",
+        "author": who,
+        "committer": who,
+        "message": c.message,
+        "tree": {"sha": c.tree, "url": f"{state.api}/repos/{full}/git/trees/{c.tree}"},
+        "parents": [
+            {"sha": p, "url": f"{url}/{p}", "html_url": f"{state.api}/{full}/commit/{p}"}
+            for p in c.parents
+        ],
+        "verification": {
+            "verified": False,
+            "reason": "unsigned",
+            "signature": None,
+            "payload": None,
+        },
+    }
+
+
+def _tree_shape(state, full, sha):
+    entries = [
+        {
+            "path": n,
+            "mode": mo,
+            "type": t,
+            "sha": s,
+            "url": f"{state.api}/repos/{full}/git/{t}s/{s}",
+        }
+        for n, (mo, t, s) in sorted(state.git.trees[sha].items())
+    ]
+    return {
+        "sha": sha,
+        "url": f"{state.api}/repos/{full}/git/trees/{sha}",
+        "tree": entries,
+        "truncated": False,
+    }
+
+
+def _ref_shape(state, full, branch):
+    sha = state.refs[full][branch]
+    return {
+        "ref": f"refs/heads/{branch}",
+        "node_id": "x",
+        "url": f"{state.api}/repos/{full}/git/refs/heads/{branch}",
+        "object": {
+            "type": "commit",
+            "sha": sha,
+            "url": f"{state.api}/repos/{full}/git/commits/{sha}",
+        },
+    }
+
+
+def get_commit(state, m, q, b):
+    if m[2] not in state.git.commits:
+        return 404, {"message": "Not Found"}, {}
+    return 200, _commit_shape(state, m[1], m[2]), {}
+
+
+def get_tree(state, m, q, b):
+    if m[2] not in state.git.trees:
+        return 404, {"message": "Not Found"}, {}
+    return 200, _tree_shape(state, m[1], m[2]), {}
+
+
+def get_blob(state, m, q, b):
+    data = state.git.blobs.get(m[2])
+    if data is None:
+        return 404, {"message": "Not Found"}, {}
+    return (
+        200,
+        {
+            "sha": m[2],
+            "node_id": m[2],
+            "size": len(data),
+            "encoding": "base64",
+            "url": f"{state.api}/repos/{m[1]}/git/blobs/{m[2]}",
+            "content": base64.encodebytes(data).decode(),
+        },
+        {},
+    )
+
+
+def create_blob(state, m, q, b):
+    raw = base64.b64decode(b["content"]) if b.get("encoding") == "base64" else b["content"].encode()
+    sha = state.git.put_blob(raw)
+    return 201, {"sha": sha, "url": f"{state.api}/repos/{m[1]}/git/blobs/{sha}"}, {}
+
+
+def create_tree(state, m, q, b):
+    base = b.get("base_tree")
+    if base and base not in state.git.trees:
+        return 422, {"message": "base_tree is not a valid tree"}, {}
+    sha = state.git.update_tree(base, b["tree"])
+    return 201, _tree_shape(state, m[1], sha), {}
+
+
+def create_commit(state, m, q, b):
+    if b["tree"] not in state.git.trees or any(
+        p not in state.git.commits for p in b.get("parents", [])
+    ):
+        return 422, {"message": "Tree SHA does not exist"}, {}
+    sha = state.git.put_commit(b["tree"], b.get("parents", []), b["message"])
+    return 201, _commit_shape(state, m[1], sha), {}
+
+
+def get_ref(state, m, q, b):
+    if m[2] not in state.refs.get(m[1], {}):
+        return 404, {"message": "Not Found"}, {}
+    return 200, _ref_shape(state, m[1], m[2]), {}
+
+
+def create_ref(state, m, q, b):
+    branch = b["ref"].removeprefix("refs/heads/")
+    if branch in state.refs.setdefault(m[1], {}):
+        return 422, {"message": "Reference already exists"}, {}
+    state.refs[m[1]][branch] = b["sha"]
+    return 201, _ref_shape(state, m[1], branch), {}
+
+
+def _is_ancestor(state, old: str, new: str) -> bool:
+    todo, seen = [new], set()
+    while todo:
+        sha = todo.pop()
+        if sha == old:
+            return True
+        if sha not in seen and sha in state.git.commits:
+            seen.add(sha)
+            todo.extend(state.git.commits[sha].parents)
+    return False
+
+
+def update_ref(state, m, q, b):
+    refs = state.refs.get(m[1], {})
+    if m[2] not in refs:
+        return 422, {"message": "Reference does not exist"}, {}
+    if not b.get("force") and not _is_ancestor(state, refs[m[2]], b["sha"]):
+        return 422, {"message": "Update is not a fast forward"}, {}
+    refs[m[2]] = b["sha"]
+    return 200, _ref_shape(state, m[1], m[2]), {}
+
+
+TABLE = [
+    ("GET", r"/user", get_user),
+    ("GET", R, get_repo),
+    ("GET", R + r"/actions/runs/(\d+)", get_run),
+    ("GET", R + r"/actions/runs/(\d+)/jobs", list_jobs),
+    ("GET", R + r"/actions/runs/(\d+)/logs", run_logs),
+    ("GET", R + r"/actions/jobs/(\d+)/logs", job_logs),
+    ("GET", R + r"/pulls", list_pulls),
+    ("POST", R + r"/pulls", create_pull),
+    ("GET", R + r"/pulls/(\d+)", get_pull),
+    ("GET", R + r"/issues/(\d+)/comments", list_comments),
+    ("POST", R + r"/issues/(\d+)/comments", create_comment),
+    ("PATCH", R + r"/issues/comments/(\d+)", edit_comment),
+    ("GET", R + r"/collaborators/([^/]+)/permission", permission),
+    ("GET", R + r"/git/commits/([0-9a-f]{40})", get_commit),
+    ("GET", R + r"/git/trees/([0-9a-f]{40})", get_tree),
+    ("GET", R + r"/git/blobs/([0-9a-f]{40})", get_blob),
+    ("POST", R + r"/git/blobs", create_blob),
+    ("POST", R + r"/git/trees", create_tree),
+    ("POST", R + r"/git/commits", create_commit),
+    ("POST", R + r"/git/refs", create_ref),
+    ("GET", R + r"/git/refs?/heads/(.+)", get_ref),
+    ("PATCH", R + r"/git/refs/heads/(.+)", update_ref),
+]
