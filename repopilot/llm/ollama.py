@@ -49,7 +49,11 @@ class OllamaChat:
         self._ollama = ollama
         self._httpx = httpx
         self.host = host or os.environ.get("OLLAMA_HOST") or "http://localhost:11434"
-        self._client = ollama.Client(host=self.host, timeout=timeout)
+        # The SDK's ResponseError drops the headers; a response hook keeps them for Retry-After.
+        self._last_headers: dict[str, str] = {}
+        self._client = ollama.Client(
+            host=self.host, timeout=timeout, event_hooks={"response": [self._remember_headers]}
+        )
         self._options = {"num_ctx": num_ctx} if num_ctx else None
         policy = retry or RetryPolicy()
         if max_retries is not None:
@@ -75,6 +79,7 @@ class OllamaChat:
         wire_tools = [tool_to_wire(t) for t in tools] if tools else None
 
         def attempt() -> Any:
+            self._last_headers = {}
             try:
                 return self._client.chat(
                     model=self.model,
@@ -94,12 +99,15 @@ class OllamaChat:
         self._turn += 1
         return from_wire(raw, self.model, self._turn)
 
+    def _remember_headers(self, response: Any) -> None:
+        self._last_headers = dict(response.headers)
+
     def _classify(self, exc: Exception) -> Failure | None:
         where = f"{self.host} ({self.model})"
         if isinstance(exc, self._ollama.ResponseError):
             if exc.status_code < 0:  # an error reported inside a 200 stream
                 return Failure("bad-response", f"{where}: {exc.error}", retryable=False)
-            return http_failure(exc.status_code, str(exc.error))
+            return http_failure(exc.status_code, str(exc.error), self._last_headers)
         if isinstance(exc, self._httpx.TimeoutException):
             return Failure("timeout", f"request to {where} timed out", retryable=True)
         if isinstance(exc, ConnectionError | self._httpx.TransportError):

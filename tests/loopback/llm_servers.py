@@ -56,7 +56,10 @@ class _LoopbackServer:
         self.unscripted = 0  # chat requests that found the queue empty
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        # a short poll interval keeps shutdown (once per test) fast
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     # -- scripting -------------------------------------------------------------------------------
     def queue(self, *replies: Reply) -> None:
