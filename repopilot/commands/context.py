@@ -1,0 +1,66 @@
+"""`repopilot context PATH... [--budget TOKENS] [--format text|json] [--patterns DIR]` (Contract 4).
+
+Prints, for each failed job, the redacted evidence window the agent's first message carries:
+`{"results": [{"source", "category", "line_ranges", "tokens", "text"}]}`. Offline, no LLM.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from repopilot.agent.context import DEFAULT_BUDGET, ContextWindow
+from repopilot.cli import UsageError
+from repopilot.logs import LogError
+from repopilot.patterns import PatternError
+from repopilot.pipeline import classified_jobs, evidence_window, load_classifier
+
+NAME = "context"
+HELP = "Print the redacted log window the agent would see for each failed job (no LLM)."
+MIN_BUDGET = 100  # below this not even one error line and its location fit
+
+
+def add_arguments(p) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=DEFAULT_BUDGET,
+        metavar="TOKENS",
+        help=f"window size in estimated tokens, ceil(chars/4) (default {DEFAULT_BUDGET})",
+    )
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--patterns", metavar="DIR", help="pattern library directory")
+
+
+def windows(paths: list[str], budget: int, patterns: str | None) -> list[ContextWindow]:
+    """The window of every failed job in `paths`; UsageError (one line) for unusable input."""
+    if budget < MIN_BUDGET:
+        raise UsageError(f"--budget {budget}: must be at least {MIN_BUDGET} tokens")
+    try:
+        classifier = load_classifier(patterns)
+    except PatternError as exc:
+        raise UsageError(str(exc)) from None
+    out: list[ContextWindow] = []
+    for path in paths:
+        try:
+            jobs = classified_jobs(path, classifier)
+            out.extend(evidence_window(cj, budget) for cj in jobs if cj.verdict.failed)
+        except LogError as exc:
+            raise UsageError(str(exc)) from None
+    return out
+
+
+def run(args) -> int:
+    found = windows(args.paths, args.budget, args.patterns)
+    if args.format == "json":
+        json.dump({"results": [w.contract() for w in found]}, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    if not found:
+        print("no failed job: nothing to show")
+    for w in found:
+        spans = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in w.line_ranges)
+        print(f"== {w.source}: {w.category}, ~{w.tokens} tokens, lines {spans or 'none'}")
+        print(w.text)
+    return 0

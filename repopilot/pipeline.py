@@ -1,0 +1,195 @@
+"""triage(): classify every job of a log, escalate only what the patterns cannot decide.
+
+Data flows one way: log -> jobs -> Verdict (patterns) -> [agent loop, only when allowed] ->
+TriageResult. Every job gets a Contract 5 trace with its classify step, escalated or not.
+No SDK is imported here: the LLM arrives as an object satisfying `repopilot.llm.base.LLM`.
+
+When the LLM is asked (`should_escalate`): `unknown` verdicts and verdicts whose pattern is marked
+ambiguous (escalate="auto", the default); with escalate="fixable" also verdicts of kind `code`.
+Infrastructure verdicts (runner, network, cancelled, oom/disk, permission) never are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from repopilot.agent.context import DEFAULT_BUDGET, ContextWindow, build_window
+from repopilot.agent.limits import Limits
+from repopilot.agent.loop import Agent, AgentOutcome, Validator
+from repopilot.agent.prompt import render_goal
+from repopilot.agent.tools import Toolbox
+from repopilot.classify import Classifier
+from repopilot.llm.base import LLM
+from repopilot.logs import JobLog, LogLine, iter_lines, open_logs
+from repopilot.patterns import load_library
+from repopilot.records import CATEGORIES, INFRA_CATEGORIES, TriageResult, Verdict
+from repopilot.trace import TraceWriter
+
+Escalate = Literal["auto", "fixable"]
+ESCALATE_MODES: tuple[str, ...] = ("auto", "fixable")
+
+# Lines read around the failing step for the evidence window: enough for the scoring to see the
+# step whole and what led into it, without holding a multi-gigabyte log in memory.
+LEAD_IN, TRAIL, MAX_WINDOW_SOURCE = 500, 300, 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifiedJob:
+    """One job log and the pattern library's verdict on it."""
+
+    job: JobLog
+    verdict: Verdict
+
+
+def load_classifier(patterns_dir: str | Path | None = None) -> Classifier:
+    """The pattern library at `patterns_dir` (default: the bundled one), compiled once."""
+    return Classifier(load_library(patterns_dir))
+
+
+def classified_jobs(path: str, classifier: Classifier) -> list[ClassifiedJob]:
+    """Every job in `path` (file, run zip, `-`) with its verdict. Raises LogError on bad input."""
+    return [ClassifiedJob(job, classifier.classify(job)) for job in open_logs(path)]
+
+
+def _source_span(verdict: Verdict) -> tuple[int, int | None]:
+    """The line range the window is chosen from: the failing step with some lead-in."""
+    marks = [e.line for e in verdict.evidence + verdict.context]
+    if verdict.step_lines:
+        marks += list(verdict.step_lines)
+    if not marks:
+        return 1, None
+    lo, hi = max(1, min(marks) - LEAD_IN), max(marks) + TRAIL
+    return max(lo, hi - MAX_WINDOW_SOURCE), hi
+
+
+def window_lines(cj: ClassifiedJob) -> list[tuple[int, str]]:
+    """(number, display text) of the lines the evidence window may use."""
+    lo, hi = _source_span(cj.verdict)
+    lines = [(ll.number, ll.text) for ll in iter_lines(cj.job, lo, hi)]
+    return lines[-MAX_WINDOW_SOURCE:]
+
+
+def evidence_window(cj: ClassifiedJob, budget: int = DEFAULT_BUDGET) -> ContextWindow:
+    """The redacted window the agent's first message carries (`repopilot context`)."""
+    return build_window(window_lines(cj), cj.verdict, budget=budget, source=cj.job.source)
+
+
+def should_escalate(verdict: Verdict, escalate: str = "auto") -> bool:
+    """Whether this verdict may go to the LLM (module docstring); never for infra failures."""
+    if verdict.category in ("no_failure",) or verdict.category in INFRA_CATEGORIES:
+        return False
+    if verdict.kind == "infra":
+        return False
+    if verdict.category == "unknown" or verdict.ambiguous:
+        return True
+    return escalate == "fixable" and verdict.kind == "code"
+
+
+def _new_trace(cj: ClassifiedJob, goal: str, trace_dir: str | Path | None) -> TraceWriter:
+    trace = TraceWriter(goal, directory=None if trace_dir is None else str(trace_dir))
+    trace.add("classify", arguments={"source": cj.job.source}, result=cj.verdict.contract())
+    return trace
+
+
+def _decided(cj: ClassifiedJob, trace: TraceWriter, reason: str) -> TriageResult:
+    """A result without escalation: the verdict stands; the trace says why no LLM was asked."""
+    trace.add("decision", result={"escalated": False, "reason": reason})
+    trace.finish(reason)
+    return TriageResult(verdict=cj.verdict, trace=_written(trace))
+
+
+def _written(trace: TraceWriter) -> str | None:
+    return None if trace.save_error else str(trace.path)
+
+
+def _merge(verdict: Verdict, outcome: AgentOutcome) -> TriageResult:
+    """The model's answer over the deterministic verdict (DESIGN.md 'After escalation')."""
+    if outcome.diagnosis:
+        update: dict = {"decided_by": "llm"}
+        if outcome.category in CATEGORIES:
+            update["category"] = outcome.category
+        if outcome.confidence is not None:
+            update["confidence"] = outcome.confidence
+        verdict = verdict.model_copy(update=update)
+    return TriageResult(
+        verdict=verdict,
+        diagnosis=outcome.diagnosis,
+        escalated=True,
+        proposal=outcome.proposal,
+        rejected=outcome.rejected,
+        trace=outcome.trace,
+    )
+
+
+def triage(
+    path: str,
+    repo: Path,
+    *,
+    llm: LLM | None,
+    escalate: str = "auto",
+    patterns_dir: str | Path | None = None,
+    trace_dir: str | Path | None = None,
+    budget: int = DEFAULT_BUDGET,
+    limits: Limits | None = None,
+    base_ref: str | None = None,
+    classifier: Classifier | None = None,
+    validator: Callable[[Path], Validator | None] | None = None,
+) -> list[TriageResult]:
+    """Classify each job in `path`; escalate the allowed ones to the agent when `llm` is given.
+
+    `validator(repo)` returns the diff check the agent's proposals must pass (SECURITY.md §5 and
+    `git apply --check`); without one a proposed diff is listed as rejected, never offered.
+    Raises LogError / PatternError for unusable input; LLM faults never raise (the verdict stands).
+    """
+    if escalate not in ESCALATE_MODES:
+        raise ValueError(f"escalate={escalate!r}: expected one of {', '.join(ESCALATE_MODES)}")
+    classifier = classifier or load_classifier(patterns_dir)
+    results = []
+    for cj in classified_jobs(path, classifier):
+        results.append(
+            _triage_job(cj, repo, llm, escalate, trace_dir, budget, limits, base_ref, validator)
+        )
+    return results
+
+
+def _triage_job(cj, repo, llm, escalate, trace_dir, budget, limits, base_ref, validator):
+    if not should_escalate(cj.verdict, escalate):
+        trace = _new_trace(cj, f"triage {cj.job.source}", trace_dir)
+        why = "no-failure" if not cj.verdict.failed else "decided-by-pattern"
+        if cj.verdict.category in INFRA_CATEGORIES or cj.verdict.kind == "infra":
+            why = "infra-not-escalated"
+        return _decided(cj, trace, why)
+    if llm is None:
+        trace = _new_trace(cj, f"triage {cj.job.source}", trace_dir)
+        return _decided(cj, trace, "no-llm-configured")
+    window = evidence_window(cj, budget)
+    goal = render_goal(cj.verdict, window.text, base_known=base_ref is not None)
+    trace = _new_trace(cj, goal, trace_dir)
+    trace.add("decision", result=_window_record(window))
+    tools = Toolbox(str(repo), base_ref=base_ref, log=_log_source(cj.job))
+    agent = Agent(
+        llm,
+        tools,
+        validate=validator(repo) if validator else None,
+        limits=limits or Limits(),
+        trace=trace,
+    )
+    outcome = agent.run(goal)
+    return _merge(cj.verdict, outcome)
+
+
+def _window_record(window: ContextWindow) -> dict:
+    return {
+        "event": "evidence-window",
+        "line_ranges": [list(r) for r in window.line_ranges],
+        "tokens": window.tokens,
+        "redactions": window.redactions,
+    }
+
+
+def _log_source(job: JobLog) -> Callable[[], Iterator[LogLine]]:
+    """`get_log` re-reads the job's log on demand (streamed; the loop redacts what it returns)."""
+    return lambda: iter_lines(job)
