@@ -147,6 +147,7 @@ def adversarial(literals: tuple[str, ...]) -> list[tuple[str, str]]:
     for f in _FILLERS:
         run = (f * (_N // len(f)))[:_N]
         out.append((f"8 KiB of {f!r}", run))
+        out.append((f"8 KiB of {f!r} then '!'", run[:-1] + "!"))
         for lit in literals[:3]:
             out.append((f"{lit!r} + 8 KiB of {f!r}", lit + run[: _N - len(lit)]))
             half = run[: (_N - len(lit)) // 2]
