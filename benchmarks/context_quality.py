@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from repopilot.agent.context import DEFAULT_BUDGET, build_window  # noqa: E402
+from repopilot.pipeline import evidence_window  # noqa: E402
 from repopilot.records import Verdict  # noqa: E402
 from repopilot.textnorm import display  # noqa: E402
 
@@ -49,14 +50,16 @@ def _plain_lines(path: Path) -> list[tuple[int, str]]:
 
 def _window(path: Path, classify, budget: int):
     """(total lines, window) for the log's first failed job (corpus logs hold one job each)."""
+    total = len(_plain_lines(path))
     if classify is None:
         lines = _plain_lines(path)
         verdict = Verdict(source=str(path), category="unknown")
-        return len(lines), build_window(lines, verdict, budget=budget, source=str(path))
-    for job in classify(str(path)):
-        if job.verdict.failed:
-            return job.total, build_window(job.lines, job.verdict, budget=budget)
-    return 0, build_window([], Verdict(source=str(path), category="no_failure"), budget=budget)
+        return total, build_window(lines, verdict, budget=budget, source=str(path))
+    for cj in classify(str(path)):
+        if cj.verdict.failed:
+            return total, evidence_window(cj, budget)
+    # The patterns saw no failure: the agent would not run; measure the blind window instead.
+    return _window(path, None, budget)
 
 
 def run_gha(root: Path, classify, budget: int) -> dict:

@@ -1,0 +1,111 @@
+"""`repopilot triage PATH... --repo DIR [--format text|json] [--escalate auto|fixable]` (Contract 4).
+
+The whole pipeline on local logs and a checkout: patterns first; the LLM chosen by REPOPILOT_LLM
+(Contract 2) only for what they cannot decide. With REPOPILOT_LLM=none (the default) it runs
+offline: no token, no network.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from repopilot.agent.limits import Limits
+from repopilot.cli import UsageError
+from repopilot.llm.factory import make_llm
+from repopilot.logs import LogError
+from repopilot.patterns import PatternError
+from repopilot.pipeline import ESCALATE_MODES, load_classifier, triage
+from repopilot.records import TriageResult
+
+NAME = "triage"
+HELP = "Triage failed CI logs against a checkout: patterns first, the LLM only when needed."
+
+
+def add_arguments(p) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")
+    p.add_argument("--repo", default=".", metavar="DIR", help="checkout the tools read (default .)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--escalate",
+        choices=ESCALATE_MODES,
+        default="auto",
+        help="auto: only unknown/ambiguous failures go to the LLM; fixable: code failures too",
+    )
+    p.add_argument("--patterns", metavar="DIR", help="pattern library directory")
+
+
+def _setup(args):
+    repo = Path(args.repo)
+    if not repo.is_dir():
+        raise UsageError(f"--repo {args.repo}: not a directory")
+    try:
+        llm = make_llm()
+        limits = Limits.from_env()
+    except (ValueError, ImportError) as exc:
+        raise UsageError(str(exc).splitlines()[0]) from None
+    try:
+        classifier = load_classifier(args.patterns)
+    except PatternError as exc:
+        raise UsageError(str(exc)) from None
+    return repo, llm, limits, classifier
+
+
+def run(args) -> int:
+    repo, llm, limits, classifier = _setup(args)
+    results: list[TriageResult] = []
+    for path in args.paths:
+        try:
+            results += triage(
+                path,
+                repo,
+                llm=llm,
+                escalate=args.escalate,
+                classifier=classifier,
+                limits=limits,
+                validator=_validator(),
+            )
+        except LogError as exc:
+            raise UsageError(str(exc)) from None
+    if args.format == "json":
+        json.dump({"results": [r.contract() for r in results]}, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write("\n".join(render_text(r) for r in results))
+    return 0
+
+
+def _validator():
+    """The proposal check (SECURITY.md §5 + `git apply --check`), when that module is present."""
+    try:
+        from repopilot.proposal import validator_for  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return validator_for
+
+
+def render_text(r: TriageResult) -> str:
+    v = r.verdict
+    lines = [
+        v.source,
+        f"  category:   {v.category} (decided by {v.decided_by}, confidence {v.confidence:.2f})",
+        f"  title:      {v.title}",
+    ]
+    if v.evidence:
+        lines.append(f"  evidence:   line {v.evidence[0].line}: {v.evidence[0].text}")
+    lines.append(f"  escalated:  {'yes' if r.escalated else 'no'}")
+    if r.diagnosis:
+        lines.append(f"  diagnosis:  {r.diagnosis}")
+    if r.proposal:
+        files = ", ".join(r.proposal.files)
+        lines.append(
+            f"  proposal:   {r.proposal.id} ({files}); approve with /repopilot apply {r.proposal.id}"
+        )
+    for rej in r.rejected:
+        lines.append(f"  rejected:   {rej.reason}: {rej.detail}")
+    if v.hint and not r.diagnosis:
+        lines.append(f"  hint:       {v.hint}")
+    if r.trace:
+        lines.append(f"  trace:      {r.trace}")
+    return "\n".join(lines) + "\n"
