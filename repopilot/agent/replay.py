@@ -1,0 +1,150 @@
+"""Re-run a recorded trace: the recorded model outputs through ScriptedLLM, then compare.
+
+Model replies come from the trace's `llm_call` steps; tool outputs and proposal verdicts come from
+the trace too (`RecordedTools`, `RecordedValidator`) unless real ones are passed in. The new run's
+steps are compared with the recorded ones, ignoring timestamps and durations; the first step that
+differs is the divergence (a changed loop, prompt version, guard or redaction shows up there).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from repopilot.agent.answer import response_from_record
+from repopilot.agent.limits import Limits
+from repopilot.agent.loop import Agent, Validator
+from repopilot.agent.tools import ToolError, Tools
+from repopilot.llm.base import ChatResponse, LLMError, ToolsUnsupported
+from repopilot.llm.scripted import ScriptedLLM
+from repopilot.records import AgentStep, Proposal, Rejection, RunTrace
+from repopilot.trace import TraceWriter
+
+COMPARED = ("type", "model", "tool_name", "arguments", "result", "error")
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first differing step: its number in the recorded trace and both versions (or None)."""
+
+    step_number: int
+    recorded: AgentStep | None
+    replayed: AgentStep | None
+
+
+def _agent_steps(trace: RunTrace) -> list[AgentStep]:
+    return [s for s in trace.steps if s.type != "classify"]  # the pipeline's, not the loop's
+
+
+def recorded_responses(trace: RunTrace) -> list[ChatResponse | Exception]:
+    out: list[ChatResponse | Exception] = []
+    for step in _agent_steps(trace):
+        if step.type != "llm_call":
+            continue
+        if step.result is None:
+            kind, _, message = (step.error or "llm-error: unknown").partition(": ")
+            out.append(
+                ToolsUnsupported(message)
+                if kind == "tools-unsupported"
+                else LLMError(kind, message)
+            )
+        else:
+            out.append(response_from_record(step.result, step.model or ""))
+    return out
+
+
+class RecordedTools:
+    """Answers tool calls with the recorded outputs, in order (a recorded error is raised)."""
+
+    def __init__(self, trace: RunTrace):
+        self.queue = deque(s for s in _agent_steps(trace) if s.type == "tool_result")
+
+    def execute(self, name: str, args: BaseModel) -> str:
+        if not self.queue:
+            raise ToolError("no recorded tool output left")
+        step = self.queue.popleft()
+        if step.error:
+            raise ToolError(step.error)
+        return (step.result or {}).get("text", "")
+
+
+class RecordedValidator:
+    """Answers proposals with the recorded verdicts, in order."""
+
+    def __init__(self, trace: RunTrace):
+        steps = _agent_steps(trace)
+        self.queue = deque(
+            s.result for s in steps if s.type == "decision" and s.tool_name == "propose_fix"
+        )
+
+    def __call__(self, diff: str) -> Proposal | Rejection:
+        if not self.queue:
+            return Rejection(reason="not-recorded", detail="no recorded verdict for this proposal")
+        record: dict[str, Any] = self.queue.popleft() or {}
+        if "proposal" in record:
+            p = record["proposal"]
+            return Proposal(id=p["id"], diff=diff, sha256=p["sha256"], files=tuple(p["files"]))
+        r = record.get("rejected") or {}
+        return Rejection(reason=r.get("reason", "unknown"), detail=r.get("detail", ""))
+
+
+def _limits(trace: RunTrace) -> Limits:
+    for step in _agent_steps(trace):
+        if step.type == "decision" and isinstance(step.result, dict) and "limits" in step.result:
+            return Limits(**step.result["limits"])
+    return Limits()
+
+
+def replay(
+    trace: RunTrace, *, tools: Tools | None = None, validate: Validator | None = None
+) -> tuple[RunTrace, Divergence | None]:
+    """Re-run `trace`; the new trace (written to a scratch directory) and the first divergence."""
+    responses = recorded_responses(trace)
+    first = next((r.model for r in responses if isinstance(r, ChatResponse)), "scripted")
+    llm = ScriptedLLM(responses, model=first or "scripted")
+    with tempfile.TemporaryDirectory(prefix="repopilot-replay-") as scratch:
+        writer = TraceWriter(trace.goal, run_id=trace.run_id + "-replay", directory=scratch)
+        agent = Agent(
+            llm,
+            tools or RecordedTools(trace),
+            validate=validate or RecordedValidator(trace),
+            limits=_limits(trace),
+            trace=writer,
+            prompt_version=_prompt_version(trace),
+        )
+        agent.run(trace.goal)
+    return writer.trace, diverges(trace, writer.trace)
+
+
+def _prompt_version(trace: RunTrace) -> str:
+    for step in _agent_steps(trace):
+        if step.type == "llm_call" and isinstance(step.arguments, dict):
+            return str(step.arguments.get("prompt_version") or "v1")
+    return "v1"
+
+
+def diverges(recorded: RunTrace, replayed: RunTrace) -> Divergence | None:
+    """The first step whose compared fields differ, or where one run has a step the other lacks."""
+    old, new = _agent_steps(recorded), _agent_steps(replayed)
+    for i in range(max(len(old), len(new))):
+        a = old[i] if i < len(old) else None
+        b = new[i] if i < len(new) else None
+        if a is None or b is None or _key(a) != _key(b):
+            number = a.step_number if a else (old[-1].step_number + 1 if old else 1)
+            return Divergence(number, a, b)
+    return None
+
+
+IGNORED = ("redactions", "kinds")
+"""Redaction counts differ by construction when recorded (already redacted) outputs are replayed."""
+
+
+def _key(step: AgentStep) -> tuple:
+    data = step.model_dump(mode="json")
+    if isinstance(data["result"], dict):
+        data["result"] = {k: v for k, v in data["result"].items() if k not in IGNORED}
+    return tuple(data[k] for k in COMPARED)

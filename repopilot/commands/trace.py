@@ -1,0 +1,102 @@
+"""`repopilot trace show FILE` (a readable timeline) and `repopilot trace replay FILE`.
+
+Replay re-runs the agent loop on the recorded model outputs (through the scripted provider) and the
+recorded tool outputs, and reports the first step where the new run differs: exit 0 for
+'no divergence', 1 when it diverges, 2 for a file that is not a trace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime
+from typing import Any
+
+from repopilot.cli import UsageError
+from repopilot.records import AgentStep, RunTrace
+from repopilot.trace import TraceError, load, summary
+
+NAME = "trace"
+HELP = "Show a run trace (.runs/<run_id>.json) as a timeline, or replay it and report divergence."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="trace_command", metavar="ACTION", required=True)
+    show = sub.add_parser("show", help="print the trace as a readable timeline")
+    show.add_argument("file", metavar="FILE", help="a trace file written by a run")
+    rep = sub.add_parser("replay", help="re-run the loop on the recorded model outputs")
+    rep.add_argument("file", metavar="FILE", help="a trace file written by a run")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        trace = load(args.file)
+    except TraceError as exc:
+        raise UsageError(str(exc)) from None
+    if args.trace_command == "show":
+        print(timeline(trace))
+        print()
+        print(summary(trace, args.file))
+        return 0
+    from repopilot.agent.replay import replay  # the loop is only needed here
+
+    _new, divergence = replay(trace)
+    if divergence is None:
+        steps = sum(1 for s in trace.steps if s.type != "classify")
+        print(f"no divergence ({steps} steps replayed)")
+        return 0
+    print(f"diverges at step {divergence.step_number}")
+    print(f"  recorded: {describe(divergence.recorded)}")
+    print(f"  replayed: {describe(divergence.replayed)}")
+    return 1
+
+
+def _clock(ts: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _short(value: Any, limit: int = 100) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def describe(step: AgentStep | None) -> str:
+    """One line for a step: what happened, without timing."""
+    if step is None:
+        return "(no step: the run ended before)"
+    r = step.result if isinstance(step.result, dict) else {}
+    if step.type == "llm_call":
+        if step.error:
+            return f"llm_call {step.model}: ERROR {step.error}"
+        calls = [f"{c['name']}({_short(c.get('arguments') or {}, 60)})" for c in r["tool_calls"]]
+        what = ", ".join(calls) if calls else f"answer: {_short(r.get('text', ''), 80)}"
+        return f"llm_call {step.model} -> {what}"
+    if step.type == "tool_call":
+        return f"tool_call {step.tool_name} {_short(step.arguments or {})}"
+    if step.type == "tool_result":
+        text = r.get("text", "")
+        red = r.get("redactions", 0)
+        err = f" ERROR {step.error}" if step.error else ""
+        return f"tool_result {step.tool_name}: {len(text)} chars, {red} redacted{err}"
+    if step.type == "error":
+        return f"error {_short(step.error or '')}"
+    return f"{step.type} {_short(step.result if step.result is not None else '')}"
+
+
+def timeline(trace: RunTrace) -> str:
+    """The steps, one line each, with the time since the start and the duration of each."""
+    t0 = _clock(trace.started_at)
+    lines = [f"run {trace.run_id}  outcome: {trace.outcome or 'unfinished'}", "goal:"]
+    lines += ["  " + line for line in trace.goal.splitlines()[:8]]
+    if len(trace.goal.splitlines()) > 8:
+        lines.append("  ...")
+    for step in trace.steps:
+        at = _clock(step.timestamp)
+        rel = f"+{(at - t0).total_seconds():7.2f}s" if at and t0 else " " * 9
+        took = f" ({step.duration_ms:.0f} ms)" if step.duration_ms else ""
+        lines.append(f"{step.step_number:>4} {rel}  {describe(step)}{took}")
+    return "\n".join(lines)

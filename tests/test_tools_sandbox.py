@@ -1,0 +1,208 @@
+"""The agent's tools on real temporary git repos: sandbox escapes, caps, git, the log, arguments."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from repopilot.agent.sandbox import READ_CAP
+from repopilot.agent.tools import (
+    RUN_CAP,
+    Toolbox,
+    ToolError,
+    parse_arguments,
+    tool_specs,
+)
+from tests.test_agent_support import git, make_repo
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "repo")
+
+
+def run(box: Toolbox, name: str, **arguments) -> str:
+    return box.execute(name, parse_arguments(name, arguments))
+
+
+@pytest.mark.parametrize(
+    "path, why",
+    [
+        ("../outside.txt", "'..'"),
+        ("src/../../outside.txt", "'..'"),
+        ("/etc/passwd", "absolute"),
+        ("/proc/self/environ", "absolute"),
+        (".git/config", ".git/"),
+        ("src/.GIT/config", ".git/"),
+        ("bad\x00name", "NUL"),
+    ],
+)
+def test_read_file_refuses_paths_outside_the_checkout(repo: Path, path: str, why: str):
+    (repo.parent / "outside.txt").write_text("secret outside\n")
+    with pytest.raises(ToolError, match=why):
+        run(Toolbox(str(repo)), "read_file", path=path)
+
+
+def test_symlink_to_etc_passwd_is_refused(repo: Path):
+    os.symlink("/etc/passwd", repo / "passwd")
+    box = Toolbox(str(repo))
+    with pytest.raises(ToolError, match="outside the checkout"):
+        run(box, "read_file", path="passwd")
+    assert "passwd@" in run(box, "list_files")  # listed as a link, never followed
+
+
+def test_symlink_into_git_dir_is_refused(repo: Path):
+    os.symlink(".git", repo / "innocent")
+    os.symlink(".git/config", repo / "cfg")
+    box = Toolbox(str(repo))
+    for path in ("innocent/config", "cfg"):
+        with pytest.raises(ToolError, match=r"\.git/"):
+            run(box, "read_file", path=path)
+
+
+def test_symlink_inside_the_checkout_is_followed(repo: Path):
+    os.symlink("src/calc.py", repo / "link.py")
+    assert "return a - b" in run(Toolbox(str(repo)), "read_file", path="link.py")
+
+
+def test_fifo_is_refused_without_blocking(repo: Path):
+    os.mkfifo(repo / "pipe")
+    box = Toolbox(str(repo))
+    with pytest.raises(ToolError, match="not a regular file"):
+        run(box, "read_file", path="pipe")
+    # search walks past it instead of opening it
+    assert "src/calc.py:2" in run(box, "search_code", pattern="return a")
+
+
+def test_device_file_is_refused(repo: Path):
+    os.symlink("/dev/zero", repo / "zero")
+    with pytest.raises(ToolError):
+        run(Toolbox(str(repo)), "read_file", path="zero")
+
+
+def test_huge_file_is_capped_per_read(repo: Path):
+    (repo / "big.txt").write_text(("y" * 99 + "\n") * 50_000)  # ~5 MB
+    out = run(Toolbox(str(repo)), "read_file", path="big.txt")
+    assert len(out.encode()) <= READ_CAP + 200
+    assert "truncated at 64 KiB" in out and "start_line=" in out
+
+
+def test_line_range_and_numbers(repo: Path):
+    (repo / "lines.txt").write_text("".join(f"line {i}\n" for i in range(1, 101)))
+    out = run(Toolbox(str(repo)), "read_file", path="lines.txt", start_line=40, end_line=42)
+    assert out.splitlines() == ["    40  line 40", "    41  line 41", "    42  line 42"]
+
+
+def test_run_budget_is_enforced(repo: Path):
+    (repo / "big.txt").write_text(("z" * 999 + "\n") * 300)  # every read fills the 64 KiB cap
+    box = Toolbox(str(repo))
+    reads = 0
+    with pytest.raises(ToolError, match="per-run output budget"):
+        for start in range(1, 100):
+            run(box, "read_file", path="big.txt", start_line=start)
+            reads += 1
+    assert box.spent >= RUN_CAP and reads in (16, 17)  # 1 MiB / ~64 KiB per read
+
+
+def test_binary_file_not_shown(repo: Path):
+    (repo / "blob.bin").write_bytes(b"\x00\x01\x02" * 100)
+    with pytest.raises(ToolError, match="binary"):
+        run(Toolbox(str(repo)), "read_file", path="blob.bin")
+
+
+def test_list_files_hides_git(repo: Path):
+    out = run(Toolbox(str(repo)), "list_files").splitlines()
+    assert ".git/" not in out and "src/" in out and "README.md" in out and ".github/" in out
+
+
+def test_search_code_literal_regex_and_cap(repo: Path):
+    box = Toolbox(str(repo))
+    assert "src/calc.py:2:     return a - b" in run(box, "search_code", pattern=r"return a\s-")
+    assert "no match" in run(box, "search_code", pattern="add(", path="README.md")
+    assert "tests/test_calc.py:5" in run(box, "search_code", pattern="add(2", path="tests")
+    (repo / "many.txt").write_text("hit\n" * 500)
+    out = run(box, "search_code", pattern="hit", path="many.txt")
+    assert out.count("many.txt:") == 50 and "stopped at 50 matches" in out
+    with pytest.raises(ToolError, match=r"\.git/"):
+        run(box, "search_code", pattern="core", path=".git")
+
+
+def test_search_code_never_reads_git_dir(repo: Path):
+    out = run(Toolbox(str(repo)), "search_code", pattern="repositoryformatversion")
+    assert "no match" in out
+
+
+def test_git_log_and_diff_against_base(repo: Path):
+    box = Toolbox(str(repo), base_ref="main")
+    log = run(box, "git_log", max_count=5)
+    assert "pr: refactor add" in log and "base: calc" in log
+    assert "base: calc" not in run(box, "git_log", max_count=1)
+    diff = run(box, "git_diff")
+    assert "-    return a + b" in diff and "+    return a - b" in diff
+    assert run(box, "git_diff", path="README.md").startswith("no changes")
+
+
+def test_git_diff_unknown_base_says_so(repo: Path):
+    assert "base is unknown" in run(Toolbox(str(repo)), "git_diff")
+    with pytest.raises(ToolError, match="git rev-parse failed"):
+        run(Toolbox(str(repo), base_ref="no-such-branch"), "git_diff")
+
+
+def test_git_runs_no_hooks_and_no_external_diff(repo: Path, tmp_path: Path):
+    marker = tmp_path / "ran"
+    hook = repo / ".git" / "hooks" / "post-checkout"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    hook.chmod(0o755)
+    git(repo, "config", "diff.external", f"sh -c 'touch {marker}'")
+    run(Toolbox(str(repo), base_ref="main"), "git_diff")
+    run(Toolbox(str(repo), base_ref="main"), "git_log")
+    assert not marker.exists()
+
+
+def test_get_log_ranges_and_tail():
+    lines = [(i, f"log line {i}") for i in range(1, 1001)]
+    box = Toolbox(".", log=lambda: iter(lines))
+    out = run(box, "get_log", start_line=10, end_line=12)
+    assert out.splitlines() == [
+        "     10  log line 10",
+        "     11  log line 11",
+        "     12  log line 12",
+    ]
+    tail = run(box, "get_log")
+    assert (
+        tail.startswith("last lines") and "log line 1000" in tail and "log line 600\n" not in tail
+    )
+    assert "not available" in run(Toolbox("."), "get_log")
+
+
+@pytest.mark.parametrize(
+    "name, arguments, message",
+    [
+        ("read_file", {}, "missing parameter 'path'"),
+        ("read_file", {"path": "x", "encoding": "utf8"}, "unknown parameter 'encoding'"),
+        ("git_log", {"max_count": 500}, "parameter 'max_count'"),
+        ("propose_fix", {"diagnosis": "d", "category": "x", "confidence": 2}, "confidence"),
+    ],
+)
+def test_arguments_are_validated(name, arguments, message):
+    with pytest.raises(ToolError, match=message):
+        parse_arguments(name, arguments)
+
+
+def test_specs_are_plain_json_schema():
+    specs = {s.name: s for s in tool_specs()}
+    assert set(specs) == {
+        "read_file",
+        "list_files",
+        "search_code",
+        "git_log",
+        "git_diff",
+        "get_log",
+        "propose_fix",
+    }
+    read = specs["read_file"].parameters
+    assert read["required"] == ["path"] and read["additionalProperties"] is False
+    assert read["properties"]["start_line"] == {"minimum": 1, "type": "integer"}
+    assert "test_failure" in specs["propose_fix"].parameters["properties"]["category"]["enum"]
