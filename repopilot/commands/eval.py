@@ -1,0 +1,220 @@
+"""`repopilot eval gha|logchunks`: accuracy of the pattern library on labelled logs.
+
+`gha DIR LABELS.csv`: category accuracy (an ambiguous row accepts its secondary category too),
+exact key-line hit, share decided by patterns alone, false positives on the passing logs in
+DIR/negatives/, a per-ecosystem breakdown and the list of misses.
+`logchunks DIR CHUNKS.csv`: precision@1 (the first evidence line inside the labelled chunk) and
+the share of logs with any evidence line inside it. `--check` exits 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from repopilot.evaluate import (
+    EvalError,
+    Outcome,
+    Report,
+    default_classifier,
+    evaluate_gha,
+    evaluate_logchunks,
+)
+
+NAME = "eval"
+HELP = "Measure the classifier on labelled logs (gha corpus or LogChunks)."
+
+# (metric, comparison, threshold): the issue's targets on the shared corpus
+GHA_TARGETS = (
+    ("accuracy", ">=", 0.90),
+    ("key_line", ">=", 0.80),
+    ("decided", ">=", 0.80),
+    ("false_positives", "<=", 0.03),
+)
+CHUNK_TARGETS = (("precision_at_1", ">=", 0.75),)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="corpus", metavar="CORPUS", required=True)
+    for name, csv_name, help_ in (
+        ("gha", "LABELS.csv", "GitHub Actions logs: DIR/logs/<id>.log, DIR/negatives/"),
+        ("logchunks", "CHUNKS.csv", "LogChunks: DIR/logs/<log> and the labelled chunks"),
+    ):
+        p = sub.add_parser(name, help=help_, description=help_)
+        p.add_argument("dir", type=Path, metavar="DIR")
+        p.add_argument("labels", type=Path, metavar=csv_name)
+        p.add_argument(
+            "--patterns",
+            type=Path,
+            metavar="DIR",
+            default=None,
+            help="pattern directory (default: the bundled library)",
+        )
+        p.add_argument("--format", choices=("text", "json"), default="text")
+        p.add_argument(
+            "--misses",
+            type=int,
+            default=200,
+            metavar="N",
+            help="list at most N misses (default 200)",
+        )
+        p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+
+
+def run(args: argparse.Namespace) -> int:
+    from repopilot.cli import UsageError
+    from repopilot.patterns import PatternError
+
+    if not args.dir.is_dir():
+        raise UsageError(f"{args.dir}: not a directory")
+    try:
+        classify = default_classifier(args.patterns)
+        if args.corpus == "gha":
+            report = evaluate_gha(classify, args.dir, args.labels)
+        else:
+            report = evaluate_logchunks(classify, args.dir, args.labels)
+    except (EvalError, PatternError) as exc:
+        raise UsageError(str(exc)) from None
+    data = summary(report)
+    if args.format == "json":
+        data["misses"] = [_miss(o) for o in misses(report)]
+        data["false_positive_logs"] = [_miss(o) for o in report.negatives if o.got != "no_failure"]
+        print(json.dumps(data, indent=2))
+    else:
+        print(render(report, data, args.misses))
+    return 1 if args.check and not all(t["met"] for t in data["targets"]) else 0
+
+
+def summary(report: Report) -> dict[str, Any]:
+    """The headline numbers, per family too, and whether each target is met."""
+    out: dict[str, Any] = {
+        "corpus": report.corpus,
+        "logs": len(report.outcomes),
+        "seconds": round(report.seconds, 2),
+    }
+    if report.corpus == "gha":
+        rates = {
+            "accuracy": report.rate("category_ok"),
+            "key_line": report.rate("key_ok"),
+            "decided": report.decided(),
+        }
+        out["passing_logs"] = len(report.negatives)
+        fp, targets = report.false_positives(), GHA_TARGETS
+        out["false_positives"] = round(fp.value, 4)
+        per = {
+            k: {
+                "logs": len(v),
+                "accuracy": report.rate("category_ok", v).value,
+                "key_line": report.rate("key_ok", v).value,
+                "decided": report.decided(v).value,
+            }
+            for k, v in report.families().items()
+        }
+    else:
+        rates = {
+            "precision_at_1": report.rate("first_inside"),
+            "any_inside": report.rate("any_inside"),
+            "decided": report.decided(),
+        }
+        targets = CHUNK_TARGETS
+        per = {
+            k: {
+                "logs": len(v),
+                "precision_at_1": report.rate("first_inside", v).value,
+                "any_inside": report.rate("any_inside", v).value,
+            }
+            for k, v in report.families().items()
+        }
+    for k, r in rates.items():
+        out[k] = round(r.value, 4)
+    out["per_ecosystem"] = {k: {m: round(x, 4) for m, x in v.items()} for k, v in per.items()}
+    out["targets"] = [
+        {"metric": m, "op": op, "target": t, "met": (out[m] >= t) if op == ">=" else (out[m] <= t)}
+        for m, op, t in targets
+    ]
+    return out
+
+
+def misses(report: Report) -> list[Outcome]:
+    if report.corpus == "gha":
+        return [o for o in report.outcomes if not (o.category_ok and o.key_ok)]
+    return [o for o in report.outcomes if not o.first_inside]
+
+
+def _miss(o: Outcome) -> dict[str, Any]:
+    return {
+        "id": o.id,
+        "family": o.family,
+        "expected": o.expected or None,
+        "got": o.got,
+        "pattern": o.pattern_id,
+        "decided_by": o.decided_by,
+        "evidence_line": o.evidence[0] if o.evidence else None,
+        "key_line": o.key_line,
+        "chunk": list(o.span) if o.span else None,
+        "error": o.error,
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def render(report: Report, data: dict[str, Any], limit: int) -> str:
+    lines = []
+    if report.corpus == "gha":
+        lines.append(
+            f"gha: {data['logs']} labelled logs, {data['passing_logs']} passing logs "
+            f"({data['seconds']} s)"
+        )
+        rows = (
+            ("category accuracy", report.rate("category_ok")),
+            ("key-line hit", report.rate("key_ok")),
+            ("decided by patterns", report.decided()),
+            ("false positives (passing)", report.false_positives()),
+        )
+        cols = ("accuracy", "key_line", "decided")
+    else:
+        lines.append(f"logchunks: {data['logs']} logs ({data['seconds']} s)")
+        rows = (
+            ("precision@1", report.rate("first_inside")),
+            ("any evidence in chunk", report.rate("any_inside")),
+            ("decided by patterns", report.decided()),
+        )
+        cols = ("precision_at_1", "any_inside")
+    lines += [f"  {name:<27} {rate}" for name, rate in rows]
+    lines += [
+        f"  target {t['metric']} {t['op']} {t['target']:.0%}: {'met' if t['met'] else 'MISSED'}"
+        for t in data["targets"]
+    ]
+    lines.append("per ecosystem:")
+    lines.append(f"  {'ecosystem':<14} {'logs':>5} " + " ".join(f"{c:>15}" for c in cols))
+    for fam, v in data["per_ecosystem"].items():
+        lines.append(f"  {fam:<14} {v['logs']:>5} " + " ".join(f"{_pct(v[c]):>15}" for c in cols))
+    missed = misses(report)
+    fps = [o for o in report.negatives if o.got != "no_failure"]
+    lines.append(f"misses ({len(missed)}):")
+    for o in missed[:limit]:
+        where = (
+            f"key {o.key_line}"
+            if report.corpus == "gha"
+            else f"chunk {o.span[0]}-{o.span[1]}"
+            if o.span
+            else ""
+        )
+        ev = o.evidence[0] if o.evidence else "-"
+        exp = f"{o.expected:<21} " if report.corpus == "gha" else ""
+        lines.append(
+            f"  {o.id}  {exp}got {o.got:<21} {o.pattern_id or '-'}  "
+            f"line {ev} vs {where}" + (f"  [{o.error}]" if o.error else "")
+        )
+    if report.corpus == "gha":
+        lines.append(f"false positives on passing logs ({len(fps)}):")
+        lines += [
+            f"  {o.id}  got {o.got}  {o.pattern_id or '-'}  line "
+            f"{o.evidence[0] if o.evidence else '-'}"
+            for o in fps[:limit]
+        ]
+    return "\n".join(lines)
