@@ -1,0 +1,30 @@
+"""The approval commands a maintainer types on the PR: `/repopilot apply <id>`, `/repopilot reject <id>`.
+
+Only a comment that is exactly one command counts: lowercase, single spaces, the id as the
+comment shows it, nothing around it but whitespace. A command quoted, fenced, followed by more
+text or written differently is not a command, so a reply that merely mentions one never acts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, NamedTuple
+
+# ASCII whitespace only: a no-break space or a zero-width character is not "surrounding whitespace".
+_COMMAND = re.compile(r"[ \t\r\n]*/repopilot (apply|reject) ([a-z0-9-]{6,40})[ \t\r\n]*")
+
+
+class Command(NamedTuple):
+    """A parsed command; unpacks as `(action, proposal_id)`."""
+
+    action: Literal["apply", "reject"]
+    proposal_id: str
+
+
+def parse_command(body: str) -> Command | None:
+    """The command `body` consists of, or None."""
+    match = _COMMAND.fullmatch(body)
+    if match is None:
+        return None
+    action: Literal["apply", "reject"] = "apply" if match.group(1) == "apply" else "reject"
+    return Command(action=action, proposal_id=match.group(2))

@@ -1,0 +1,60 @@
+"""The visible status of each proposal, and `mark_status` which changes it after apply/reject.
+
+The status block is generated from the marker alone (ids, statuses, commit SHAs: nothing a log or
+a model wrote), and sits between the marker and any untrusted content, so the first status
+delimiters after the marker are always the real ones.
+"""
+
+from __future__ import annotations
+
+from repopilot.comment_marker import Marker, dump_marker, marker_span, parse_marker
+
+STATUS_OPEN = "<!-- repopilot-status -->"
+STATUS_CLOSE = "<!-- /repopilot-status -->"
+
+
+def _line(proposal_id: str, status: str) -> str:
+    if status == "proposed":
+        return (
+            f"- Fix `{proposal_id}`: waiting for a maintainer; comment "
+            f"`/repopilot apply {proposal_id}` or `/repopilot reject {proposal_id}`"
+        )
+    if status.startswith("applied "):
+        return f"- Fix `{proposal_id}`: applied in {status.split(' ', 1)[1]}"
+    return f"- Fix `{proposal_id}`: rejected"
+
+
+def status_block(marker: Marker) -> str:
+    """The block for `marker`'s proposals; empty when there are none."""
+    if not marker.proposals:
+        return ""
+    lines = [_line(p.id, p.status) for p in marker.proposals]
+    return f"{STATUS_OPEN}\n\n**Proposed fixes**\n\n" + "\n".join(lines) + f"\n\n{STATUS_CLOSE}\n"
+
+
+def mark_status(body: str, proposal_id: str, status: str) -> str:
+    """`body` with the proposal's status changed in the marker and in the status block.
+
+    `status` is `proposed`, `rejected` or `applied <commit>`. Raises ValueError when the body has
+    no valid marker, the proposal is not in it, or the status is malformed. The marker's HMAC is
+    kept: it does not cover the status.
+    """
+    marker = parse_marker(body)
+    span = marker_span(body)
+    if marker is None or span is None:
+        raise ValueError("comment has no valid RepoPilot marker")
+    if marker.proposal(proposal_id) is None:
+        raise ValueError(f"proposal {proposal_id!r} is not in the comment's marker")
+    proposals = tuple(
+        p if p.id != proposal_id else p.model_validate({**p.model_dump(), "status": status})
+        for p in marker.proposals
+    )
+    updated = marker.model_copy(update={"proposals": proposals})
+    head, rest = body[: span[0]] + dump_marker(updated), body[span[1] :]
+    start = rest.find(STATUS_OPEN)
+    end = rest.find(STATUS_CLOSE, start + 1) if start >= 0 else -1
+    if start < 0 or end < 0:
+        return head + rest
+    block = status_block(updated)
+    after = rest[end + len(STATUS_CLOSE) :]
+    return head + rest[:start] + block.rstrip("\n") + after
