@@ -387,3 +387,29 @@ def test_retry_returns_first_success_and_counts_attempts():
     sleep = RecordingSleep()
     assert call_with_retry(attempt, classify, RetryPolicy(base_delay=0.5), sleep) == "answer"
     assert sleep.waits == [0.5, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments", "error"),
+    [
+        ('{"path": "a"}', {"path": "a"}, None),
+        ("", {}, None),
+        ("null", {}, None),
+        ({"path": "a"}, {"path": "a"}, None),
+        ("[1]", {}, "must be a JSON object"),
+        ("{'path': 'a'}", {}, "not valid JSON"),
+        ('{"a":' * 30_000, {}, None),  # checked below: deep nesting must not crash
+        (42, {}, "must be JSON text"),
+    ],
+)
+def test_parse_arguments(text, arguments, error):
+    from repopilot.llm.openai import parse_arguments
+
+    parsed, why = parse_arguments(text)
+    assert parsed == arguments
+    if isinstance(text, str) and text.startswith('{"a":{"a"'):
+        assert why is not None
+    elif error is None:
+        assert why is None
+    else:
+        assert error in (why or "")

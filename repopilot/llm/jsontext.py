@@ -20,10 +20,13 @@ from repopilot.llm.base import Message, ToolCall, ToolSpec
 FINAL_ACTION = "final_answer"
 MAX_REPLY_CHARS = 200_000  # a longer reply is cut before scanning
 MAX_CANDIDATES = 32  # object starts tried per reply
+MAX_DEPTH = 64  # deeper nesting is not an action object
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _ACTION_KEYS = ("action", "tool", "tool_name", "name", "function")
 _INPUT_KEYS = ("action_input", "tool_input", "arguments", "args", "parameters", "input")
+# Strings (either quote) are skipped whole, so braces inside them do not count; regex keeps it fast.
+_TOKENS = re.compile(r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|[{}]""", re.DOTALL)
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 
 FORMAT_REMINDER = (
@@ -130,7 +133,7 @@ def _balanced_objects(text: str):
             return
         end = _matching_brace(text, i)
         if end is None:
-            yield text[i:], i  # the loader reports why it does not parse
+            yield text[i:], i  # not closed: the loader only reports why it does not parse
             i = text.find("{", i + 1)
         else:
             yield text[i : end + 1], i
@@ -138,23 +141,17 @@ def _balanced_objects(text: str):
 
 
 def _matching_brace(text: str, start: int) -> int | None:
-    depth, quote, i = 0, "", start
-    while i < len(text):
-        char = text[i]
-        if quote:
-            if char == "\\":
-                i += 1
-            elif char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char == "{":
+    depth = 0
+    for token in _TOKENS.finditer(text, start):
+        mark = token.group()
+        if mark == "{":
             depth += 1
-        elif char == "}":
+            if depth > MAX_DEPTH:
+                return None  # no action object nests this deep: treat as not closed
+        elif mark == "}":
             depth -= 1
             if depth == 0:
-                return i
-        i += 1
+                return token.start()
     return None
 
 
@@ -164,13 +161,17 @@ def _load(candidate: str) -> tuple[Any, str]:
         return json.loads(candidate, strict=False), ""
     except json.JSONDecodeError as exc:
         error = f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+    except RecursionError:
+        return None, "nested too deeply"
+    if not candidate.rstrip().endswith(("}", "]")):
+        return None, error  # cut off: no repair here adds the missing closers
     for loose in (False, True):
         repaired, applied = _normalize(candidate, loose)
         if not applied:
             continue
         try:
             return json.loads(repaired, strict=False), ",".join(sorted(applied))
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             pass
     return None, error
 

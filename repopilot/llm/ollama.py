@@ -88,7 +88,7 @@ class OllamaChat:
                     stream=False,
                     options=self._options,
                 )
-            except (TypeError, ValueError) as exc:
+            except (TypeError, ValueError, RecursionError) as exc:
                 # The SDK builds its response object straight from the body: a truncated or
                 # misshapen body surfaces as JSONDecodeError, TypeError or a ValidationError.
                 raise LLMError(

@@ -98,7 +98,7 @@ class OpenAIChat:
             return Failure("connection", f"cannot reach {where}: {cause}", retryable=True)
         if isinstance(exc, openai.APIStatusError):
             return http_failure(exc.status_code, _error_text(exc), dict(exc.response.headers))
-        if isinstance(exc, openai.OpenAIError | json.JSONDecodeError):
+        if isinstance(exc, openai.OpenAIError | json.JSONDecodeError | RecursionError):
             # A JSON body cut short (or not JSON at all) surfaces as a JSONDecodeError.
             return Failure("bad-response", f"unreadable answer from {where}: {exc}", False)
         return None
@@ -218,6 +218,8 @@ def parse_arguments(text: Any) -> tuple[dict[str, Any], str | None]:
             {},
             f"arguments are not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
         )
+    except RecursionError:
+        return {}, "arguments are nested too deeply"
     if value is None:
         return {}, None
     if not isinstance(value, dict):
