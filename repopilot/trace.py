@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import tempfile
 from datetime import UTC, datetime
@@ -22,6 +23,7 @@ from repopilot.records import AgentStep, RunTrace, StepType
 from repopilot.redact import clean_for_model
 
 TRACE_DIR_ENV = "REPOPILOT_TRACE_DIR"
+_RUN_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
 
 
 class TraceError(Exception):
@@ -53,8 +55,17 @@ class TraceWriter:
     `directory` defaults to $REPOPILOT_TRACE_DIR, else `.runs` in the current directory.
     A trace that cannot be written does not stop the run: `save_error` says why."""
 
-    def __init__(self, goal: str = "", *, run_id: str | None = None, directory: str | None = None):
-        self.trace = RunTrace(run_id=run_id or new_run_id(), goal=goal, started_at=utcnow())
+    def __init__(
+        self,
+        goal: str = "",
+        *,
+        run_id: str | None = None,
+        directory: str | os.PathLike[str] | None = None,
+    ):
+        run_id = run_id or new_run_id()
+        if not _RUN_ID.fullmatch(run_id):  # it becomes a file name
+            raise ValueError(f"run id {run_id!r}: use letters, digits, '.', '_' or '-'")
+        self.trace = RunTrace(run_id=run_id, goal=redact_value(goal), started_at=utcnow())
         self.directory = Path(directory or os.environ.get(TRACE_DIR_ENV) or ".runs")
         self.path = self.directory / f"{self.trace.run_id}.json"
         self.save_error: str | None = None

@@ -320,3 +320,9 @@ def test_trace_records_prompt_version_and_model_per_call(repo, tmp_path):
     assert [c["model"] for c in calls] == ["scripted", "scripted"]
     assert all(c["arguments"]["prompt_version"] == "v1" for c in calls)
     assert data["outcome"] == "answer" and data["steps"][-1]["type"] == "decision"
+
+
+def test_tools_unsupported_twice_is_llm_unavailable(repo, tmp_path):
+    a, llm = agent(repo, [ToolsUnsupported("no tools"), ToolsUnsupported("still no")], tmp_path)
+    out = a.run(GOAL)
+    assert out.stop_reason == "llm-unavailable" and len(llm.calls) == 2

@@ -156,6 +156,8 @@ class Agent:
             response = self.protocol.send(self.llm, messages, final=final)
         except ToolsUnsupported as exc:
             self._record_llm(None, start, final, error=str(exc))
+            if isinstance(self.protocol, TextActions):  # plain chat refused too: give up
+                raise LLMError("tools-unsupported", "the model refused plain chat too") from None
             self.protocol = TextActions()  # for the rest of the run
             return self.query(final=final)
         except LLMError as exc:

@@ -37,7 +37,12 @@ class Divergence:
 
 
 def _agent_steps(trace: RunTrace) -> list[AgentStep]:
-    return [s for s in trace.steps if s.type != "classify"]  # the pipeline's, not the loop's
+    """The loop's steps: from its `agent-start` decision on (earlier ones are the pipeline's)."""
+    for i, step in enumerate(trace.steps):
+        if step.type == "decision" and isinstance(step.result, dict):
+            if step.result.get("event") == "agent-start":
+                return trace.steps[i:]
+    return [s for s in trace.steps if s.type != "classify"]
 
 
 def recorded_responses(trace: RunTrace) -> list[ChatResponse | Exception]:
@@ -107,7 +112,7 @@ def replay(
     first = next((r.model for r in responses if isinstance(r, ChatResponse)), "scripted")
     llm = ScriptedLLM(responses, model=first or "scripted")
     with tempfile.TemporaryDirectory(prefix="repopilot-replay-") as scratch:
-        writer = TraceWriter(trace.goal, run_id=trace.run_id + "-replay", directory=scratch)
+        writer = TraceWriter(trace.goal, run_id="replay", directory=scratch)
         agent = Agent(
             llm,
             tools or RecordedTools(trace),

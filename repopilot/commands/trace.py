@@ -40,10 +40,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from repopilot.agent.replay import replay  # the loop is only needed here
 
-    _new, divergence = replay(trace)
+    try:
+        new, divergence = replay(trace)
+    except FileNotFoundError as exc:  # a prompt version this install does not have
+        raise UsageError(f"{args.file}: cannot replay: {exc}") from None
     if divergence is None:
-        steps = sum(1 for s in trace.steps if s.type != "classify")
-        print(f"no divergence ({steps} steps replayed)")
+        print(f"no divergence ({len(new.steps)} steps replayed)")
         return 0
     print(f"diverges at step {divergence.step_number}")
     print(f"  recorded: {describe(divergence.recorded)}")
