@@ -15,7 +15,13 @@ from collections.abc import Callable
 from typing import Any
 
 from repopilot.llm.base import ChatResponse, LLMError, Message, TokenUsage, ToolCall, ToolSpec
-from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, http_failure
+from repopilot.llm.retry import (
+    Failure,
+    RetryPolicy,
+    call_with_retry,
+    display_url,
+    http_failure,
+)
 
 INSTALL_HINT = "the ollama provider needs the ollama package: pip install 'repopilot[ollama]'"
 DEFAULT_NUM_CTX = 16384
@@ -92,7 +98,7 @@ class OllamaChat:
                 # The SDK builds its response object straight from the body: a truncated or
                 # misshapen body surfaces as JSONDecodeError, TypeError or a ValidationError.
                 raise LLMError(
-                    "bad-response", f"unreadable answer from {self.host}: {exc}"
+                    "bad-response", f"unreadable answer from {display_url(self.host)}: {exc}"
                 ) from exc
 
         raw = call_with_retry(attempt, self._classify, self.retry, self._sleep)
@@ -103,11 +109,11 @@ class OllamaChat:
         self._last_headers = dict(response.headers)
 
     def _classify(self, exc: Exception) -> Failure | None:
-        where = f"{self.host} ({self.model})"
+        where = f"{display_url(self.host)} ({self.model})"
         if isinstance(exc, self._ollama.ResponseError):
             if exc.status_code < 0:  # an error reported inside a 200 stream
                 return Failure("bad-response", f"{where}: {exc.error}", retryable=False)
-            return http_failure(exc.status_code, str(exc.error), self._last_headers)
+            return http_failure(exc.status_code, str(exc.error), self._last_headers, where)
         if isinstance(exc, self._httpx.TimeoutException):
             return Failure("timeout", f"request to {where} timed out", retryable=True)
         if isinstance(exc, ConnectionError | self._httpx.TransportError):

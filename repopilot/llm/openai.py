@@ -14,7 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from repopilot.llm.base import ChatResponse, LLMError, Message, TokenUsage, ToolCall, ToolSpec
-from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, http_failure
+from repopilot.llm.retry import (
+    Failure,
+    RetryPolicy,
+    call_with_retry,
+    display_url,
+    http_failure,
+)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 INSTALL_HINT = "the openai provider needs the openai package: pip install 'repopilot[openai]'"
@@ -90,14 +96,15 @@ class OpenAIChat:
 
     def _classify(self, exc: Exception) -> Failure | None:
         openai = self._openai
-        where = f"{self.base_url} ({self.model})"
+        where = f"{display_url(self.base_url)} ({self.model})"
         if isinstance(exc, openai.APITimeoutError):
             return Failure("timeout", f"request to {where} timed out", retryable=True)
         if isinstance(exc, openai.APIConnectionError):
             cause = exc.__cause__ or exc
             return Failure("connection", f"cannot reach {where}: {cause}", retryable=True)
         if isinstance(exc, openai.APIStatusError):
-            return http_failure(exc.status_code, _error_text(exc), dict(exc.response.headers))
+            headers = dict(exc.response.headers)
+            return http_failure(exc.status_code, _error_text(exc), headers, where)
         if isinstance(exc, openai.OpenAIError | json.JSONDecodeError | RecursionError):
             # A JSON body cut short (or not JSON at all) surfaces as a JSONDecodeError.
             return Failure("bad-response", f"unreadable answer from {where}: {exc}", False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import email.utils
 import re
 import time
+import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -110,10 +111,12 @@ def _give_up(failure: Failure, attempts: int, why: str) -> LLMError:
     return LLMError(failure.kind, f"{failure.message} ({detail})")
 
 
-def http_failure(status: int, message: str, headers: Mapping[str, str] | None = None) -> Failure:
+def http_failure(
+    status: int, message: str, headers: Mapping[str, str] | None = None, where: str = ""
+) -> Failure:
     """Classify an HTTP error answer the same way for every adapter."""
     message = " ".join(message.split())[:300] or f"HTTP {status}"
-    text = f"HTTP {status}: {message}"
+    text = f"HTTP {status}{f' from {where}' if where else ''}: {message}"
     if status == 400 and _TOOLS_UNSUPPORTED.search(message):
         return Failure("tools-unsupported", message, retryable=False)
     if status == 429:
@@ -127,6 +130,13 @@ def http_failure(status: int, message: str, headers: Mapping[str, str] | None = 
     if status == 404:
         return Failure("not-found", text, retryable=False)
     return Failure("bad-request", text, retryable=False)
+
+
+def display_url(url: str) -> str:
+    """The URL for messages and traces: without user:password@ or a query (keys hide there)."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
 def parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
