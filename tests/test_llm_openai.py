@@ -309,10 +309,22 @@ def test_client_errors_are_not_retried(server, sleep, status, kind):
     assert len(server.chat_requests) == 1
 
 
-def test_tools_unsupported_through_a_compatible_endpoint(server, sleep):
-    # Ollama's OpenAI-compatible /v1 answers this way for a model without tool calling.
-    message = "registry.ollama.ai/library/gemma:2b does not support tools"
-    server.queue(Reply(400, openai_error(message, "api_error")))
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [
+        # Ollama's OpenAI-compatible /v1, for a model without tool calling
+        (400, "registry.ollama.ai/library/gemma:2b does not support tools"),
+        # vLLM started without tool parsing
+        (
+            400,
+            '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+        ),
+        # llama.cpp's server started without --jinja (a 500 that must not be retried)
+        (500, "tools param requires --jinja flag"),
+    ],
+)
+def test_tools_unsupported_through_a_compatible_endpoint(server, sleep, status, message):
+    server.queue(Reply(status, openai_error(message, "api_error")))
     with pytest.raises(ToolsUnsupported) as info:
         client(server, sleep).chat_with_tools(GOAL, [READ_FILE])
     assert info.value.kind == "tools-unsupported"
@@ -418,3 +430,13 @@ def test_error_messages_never_show_url_credentials(sleep):
         llm.chat(GOAL)
     assert "s3cret" not in str(info.value)
     assert "127.0.0.1" in str(info.value)
+
+
+def test_recorder_sees_every_body_so_canary_checks_are_not_vacuous(server, sleep):
+    # The security tests assert a secret is absent from `all_bodies_text()`; that only means
+    # something if whatever the adapter sends, including retried attempts, is recorded.
+    server.queue(Reply(500, openai_error("boom")), Reply(body=openai_completion("ok")))
+    marker = "MARKER-7f3a"
+    client(server, sleep).chat([Message(role="user", content=f"log line {marker}")])
+    assert server.all_bodies_text().count(marker) == 2
+    assert "sk-test-key" not in server.all_bodies_text()  # the key travels in a header only

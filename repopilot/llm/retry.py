@@ -19,11 +19,14 @@ from repopilot.llm.base import LLMError, ToolsUnsupported
 
 T = TypeVar("T")
 
-# Ollama (native and its OpenAI-compatible /v1) answers HTTP 400 "<model> does not support tools";
-# other servers word it differently. Matching the text is the only signal they give.
+# Servers say "this model/server cannot call tools" in their own words, and the text is the only
+# signal: Ollama (native and /v1) HTTP 400 "<model> does not support tools"; vLLM without
+# --enable-auto-tool-choice HTTP 400; llama.cpp's server without --jinja HTTP 500.
 _TOOLS_UNSUPPORTED = re.compile(
     r"does not support (?:tools|tool[ _]calling|function[ _]calling)"
-    r"|tools? (?:are|is) not supported",
+    r"|tools? (?:are|is) not supported"
+    r"|tool choice requires --enable-auto-tool-choice"
+    r"|tools param requires --jinja",
     re.IGNORECASE,
 )
 
@@ -117,7 +120,7 @@ def http_failure(
     """Classify an HTTP error answer the same way for every adapter."""
     message = " ".join(message.split())[:300] or f"HTTP {status}"
     text = f"HTTP {status}{f' from {where}' if where else ''}: {message}"
-    if status == 400 and _TOOLS_UNSUPPORTED.search(message):
+    if status in (400, 422, 500, 501) and _TOOLS_UNSUPPORTED.search(message):
         return Failure("tools-unsupported", message, retryable=False)
     if status == 429:
         return Failure("rate-limited", text, True, parse_retry_after(headers or {}))
