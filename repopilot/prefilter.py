@@ -12,7 +12,12 @@ import re
 import re._constants as C  # noqa: N812
 import re._parser as sre
 
-MIN_LEN = 3
+MIN_LEN = 4
+MIN_ALNUM = 3  # ' - ' or '.py' would make nearly every line a candidate
+
+
+def _usable(lit: str) -> bool:
+    return len(lit) >= MIN_LEN and sum(c.isalnum() for c in lit) >= MIN_ALNUM
 
 
 def _seq(items: list) -> tuple[str, ...] | None:
@@ -22,7 +27,7 @@ def _seq(items: list) -> tuple[str, ...] | None:
 
     def consider(cands: tuple[str, ...] | None) -> None:
         nonlocal best
-        if cands and all(len(c) >= MIN_LEN for c in cands):
+        if cands and all(_usable(c) for c in cands):
             if best is None or min(map(len, cands)) > min(map(len, best)):
                 best = cands
 

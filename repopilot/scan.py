@@ -141,7 +141,7 @@ class Scanner:
     def _line(self, raw: bytes, number: int, step: int, anchor, res: ScanResult) -> None:
         text = display(raw)
         matchable = body(text)
-        found = self._set.Match(matchable)
+        found = self._set.Match(matchable) or ()
         if not found and not self.always:
             return
         low = matchable.lower()

@@ -1,0 +1,29 @@
+"""Shared helpers for the engine tests: run the CLI as a user does, and the fixture paths."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "tests" / "fixtures" / "engine"
+LOGS = FIX / "logs"
+PATTERNS = FIX / "patterns"
+
+
+def cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "repopilot", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd or ROOT,
+        timeout=120,
+    )
+
+
+def classify_json(*paths: str, patterns: Path = PATTERNS) -> list[dict]:
+    proc = cli("classify", "--format", "json", "--patterns", str(patterns), *paths)
+    assert proc.returncode == 0, proc.stderr.decode()
+    return json.loads(proc.stdout)["results"]
