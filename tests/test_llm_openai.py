@@ -237,6 +237,7 @@ def test_total_wait_budget_stops_retries(server, sleep):
     with pytest.raises(LLMError) as info:
         client(server, sleep, retry=policy).chat(GOAL)
     assert info.value.kind == "rate-limited"
+    assert "retry budget 30 s spent" in str(info.value)
     assert sleep.waits == [20.0]
     assert len(server.chat_requests) == 2
 

@@ -77,7 +77,9 @@ def call_with_retry(
     empty response) is final and is not retried.
     """
     waited = 0.0
-    for number in range(1, max(policy.max_attempts, 1) + 1):
+    number = 0
+    while True:
+        number += 1
         try:
             return attempt()
         except LLMError:
@@ -86,23 +88,28 @@ def call_with_retry(
             failure = classify(exc)
             if failure is None:
                 raise
-            cause = exc
-        if not failure.retryable or number >= policy.max_attempts:
-            raise _give_up(failure, number, "") from cause
-        wait = policy.backoff(number)
-        if failure.retry_after is not None:
-            if failure.retry_after > policy.max_retry_after:
-                raise _give_up(
-                    failure, number, f"provider asked to wait {failure.retry_after:g} s"
-                ) from cause
-            wait = max(failure.retry_after, 0.0)
-        if waited + wait > policy.max_total_wait:
-            raise _give_up(
-                failure, number, f"retry budget {policy.max_total_wait:g} s spent"
-            ) from cause
+            wait, why_not = _next_wait(policy, failure, number, waited)
+            if wait is None:
+                raise _give_up(failure, number, why_not) from exc
         sleep(wait)
         waited += wait
-    raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+
+def _next_wait(
+    policy: RetryPolicy, failure: Failure, number: int, waited: float
+) -> tuple[float | None, str]:
+    """(seconds to wait before attempt `number + 1`, "") or (None, why we stop here)."""
+    if not failure.retryable or number >= max(policy.max_attempts, 1):
+        return None, ""
+    if failure.retry_after is None:
+        wait = policy.backoff(number)
+    elif failure.retry_after > policy.max_retry_after:
+        return None, f"provider asked to wait {failure.retry_after:g} s"
+    else:
+        wait = failure.retry_after
+    if waited + wait > policy.max_total_wait:
+        return None, f"retry budget {policy.max_total_wait:g} s spent"
+    return wait, ""
 
 
 def _give_up(failure: Failure, attempts: int, why: str) -> LLMError:
