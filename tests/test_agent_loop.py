@@ -326,3 +326,10 @@ def test_tools_unsupported_twice_is_llm_unavailable(repo, tmp_path):
     a, llm = agent(repo, [ToolsUnsupported("no tools"), ToolsUnsupported("still no")], tmp_path)
     out = a.run(GOAL)
     assert out.stop_reason == "llm-unavailable" and len(llm.calls) == 2
+
+
+def test_the_same_rejected_diff_twice_ends_with_the_diagnosis(repo, tmp_path):
+    a, _ = agent(repo, [fix(WORKFLOW_DIFF, "f1"), fix(WORKFLOW_DIFF, "f2"), answer()], tmp_path)
+    out = a.run(GOAL)
+    assert out.stop_reason == "rejected" and out.diagnosis == "add subtracts"
+    assert [r.reason for r in out.rejected] == ["protected-path", "protected-path"]

@@ -8,13 +8,8 @@ from pathlib import Path
 import pytest
 
 from repopilot.agent.sandbox import READ_CAP
-from repopilot.agent.tools import (
-    RUN_CAP,
-    Toolbox,
-    ToolError,
-    parse_arguments,
-    tool_specs,
-)
+from repopilot.agent.schema import ToolError, parse_arguments, tool_specs
+from repopilot.agent.tools import RUN_CAP, Toolbox
 from tests.test_agent_support import git, make_repo
 
 
@@ -206,3 +201,13 @@ def test_specs_are_plain_json_schema():
     assert read["required"] == ["path"] and read["additionalProperties"] is False
     assert read["properties"]["start_line"] == {"minimum": 1, "type": "integer"}
     assert "test_failure" in specs["propose_fix"].parameters["properties"]["category"]["enum"]
+
+
+def test_overlong_line_is_cut_not_dropped(repo: Path):
+    (repo / "min.js").write_text("var a=1;" * 200_000 + "\nsecond line\n")  # 1.6 MB first line
+    box = Toolbox(str(repo))
+    out = run(box, "read_file", path="min.js")
+    first, second = out.splitlines()
+    assert first.startswith("     1  var a=1;") and first.endswith("[line cut at 8 KiB]")
+    assert len(first) < 8300 and second == "     2  second line"
+    assert "min.js:2: second line" in run(box, "search_code", pattern="second")

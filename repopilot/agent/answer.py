@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from repopilot.agent.tools import ProposeFix
+from repopilot.agent.schema import ProposeFix
 from repopilot.llm.base import ChatResponse, TokenUsage, ToolCall
 from repopilot.records import CATEGORIES, Proposal, Rejection
 

@@ -20,7 +20,8 @@ from repopilot.agent.history import clip, compact
 from repopilot.agent.limits import Limits
 from repopilot.agent.prompt import PROMPT_VERSION, system_prompt
 from repopilot.agent.protocol import NativeTools, Protocol, TextActions
-from repopilot.agent.tools import ARGUMENTS, TERMINAL, ProposeFix, ToolError, Tools, parse_arguments
+from repopilot.agent.schema import ARGUMENTS, TERMINAL, ProposeFix, ToolError, parse_arguments
+from repopilot.agent.tools import Tools
 from repopilot.llm.base import LLM, ChatResponse, LLMError, Message, ToolCall, ToolsUnsupported
 from repopilot.records import Proposal, Rejection, Usage
 from repopilot.redact import clean_for_model, fence
@@ -199,6 +200,8 @@ class Agent:
             self._format_error(exc)
             return f"error: {exc}"
         self.format_errors = 0
+        if isinstance(args, ProposeFix):  # bounded by max_proposals, not by the repeat guard
+            return self._propose(args)
         key = call.name + json.dumps(args.model_dump(), sort_keys=True)
         self.seen[key] = self.seen.get(key, 0) + 1
         if self.seen[key] >= self.limits.max_repeats:
@@ -207,8 +210,6 @@ class Agent:
             note = f"You already called {call.name} with these arguments; the result is above."
             self.trace.add("error", tool_name=call.name, error=f"repeated-call: {note}")
             return note + " Try something else or answer."
-        if isinstance(args, ProposeFix):
-            return self._propose(args)
         start = time.monotonic()
         try:
             raw, error = self.tools.execute(call.name, args), None

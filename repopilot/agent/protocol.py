@@ -11,7 +11,7 @@ import json
 from typing import Protocol as _Protocol
 
 from repopilot.agent.answer import FormatError
-from repopilot.agent.tools import tool_specs
+from repopilot.agent.schema import tool_specs
 from repopilot.llm import jsontext
 from repopilot.llm.base import LLM, ChatResponse, Message, ToolCall
 

@@ -18,7 +18,8 @@ from pydantic import BaseModel
 from repopilot.agent.answer import response_from_record
 from repopilot.agent.limits import Limits
 from repopilot.agent.loop import Agent, Validator
-from repopilot.agent.tools import ToolError, Tools
+from repopilot.agent.schema import ToolError
+from repopilot.agent.tools import Tools
 from repopilot.llm.base import ChatResponse, LLMError, ToolsUnsupported
 from repopilot.llm.scripted import ScriptedLLM
 from repopilot.records import AgentStep, Proposal, Rejection, RunTrace

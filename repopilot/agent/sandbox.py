@@ -19,6 +19,9 @@ READ_CAP = 64 * 1024
 SCAN_CAP = 16 * 1024 * 1024
 """Bytes of one file scanned to reach a line range or to search it."""
 
+LINE_CAP = 8 * 1024
+"""Bytes of one line kept (minified files and a newline-free 1 GB file stay cheap)."""
+
 
 class SandboxError(Exception):
     """A path the sandbox refuses or cannot read; the message is shown to the model."""
@@ -87,10 +90,14 @@ class Sandbox:
             if b"\x00" in head:
                 raise SandboxError(f"{path}: binary file, not shown")
             seen = 0
-            for line in fh:
-                seen += len(line)
-                if seen > scan_cap:
+            while seen < scan_cap:
+                line = fh.readline(LINE_CAP)
+                if not line:
                     return
+                seen += len(line)
+                if len(line) == LINE_CAP and not line.endswith(b"\n"):
+                    seen += _skip_rest_of_line(fh, scan_cap - seen)
+                    line += b" [line cut at 8 KiB]\n"
                 yield line
 
     def list_dir(self, path: str | None) -> list[str]:
@@ -128,3 +135,14 @@ class Sandbox:
                 if count > max_files:
                     return
                 yield self.relative(full)
+
+
+def _skip_rest_of_line(fh, budget: int) -> int:
+    """Read past the rest of an overlong line (at most `budget` bytes); bytes read."""
+    read = 0
+    while read < budget:
+        chunk = fh.readline(LINE_CAP)
+        read += len(chunk)
+        if not chunk or chunk.endswith(b"\n"):
+            break
+    return read
