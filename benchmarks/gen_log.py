@@ -67,7 +67,7 @@ def generate(path: str, mb: int, seed: int = 7) -> None:
                     v=f"{rnd.randint(0, 9)}.{rnd.randint(0, 30)}.{rnd.randint(0, 9)}",
                     n=rnd.randint(1, 9999),
                     p=rnd.randint(0, 100),
-                    sha="%040x" % rnd.getrandbits(160),
+                    sha=f"{rnd.getrandbits(160):040x}",
                 )
             t += timedelta(microseconds=rnd.randint(1, 20000))
             s = f"{t.strftime('%Y-%m-%dT%H:%M:%S')}.{t.microsecond:06d}0Z {line}\n"
