@@ -245,3 +245,11 @@ def test_never_raises(text):
 
 def test_deep_nesting_is_a_failure_not_a_crash():
     assert "nested too deeply" in failed('{"a":' * 30_000).reason
+
+
+def test_render_tools_shows_the_callers_final_answer_shape():
+    text = render_tools([], final_input='{"diagnosis": "...", "confidence": 0.5}')
+    line = next(line for line in text.splitlines() if FINAL_ACTION in line and "diagnosis" in line)
+    action = parse_action(line)
+    assert isinstance(action, ParsedAction) and action.is_final
+    assert action.action_input == {"diagnosis": "...", "confidence": 0.5}

@@ -64,14 +64,15 @@ class ParseFailure:
         return f"Your reply could not be used: {self.reason}. {FORMAT_REMINDER}"
 
 
-def render_tools(tools: list[ToolSpec]) -> str:
-    """Instruction text describing the tools and the reply format, for the system prompt."""
+def render_tools(tools: list[ToolSpec], final_input: str = '{"answer": "..."}') -> str:
+    """Instruction text describing the tools and the reply format, for the system prompt.
+    `final_input` is the example action_input shown for the final answer."""
     lines = [
         "You cannot call tools directly. To use a tool, reply with exactly one JSON object and",
         "nothing else:",
         '{"thought": "<your reasoning>", "action": "<tool name>", "action_input": {<arguments>}}',
         "The result comes back as an Observation. When you are done, reply with",
-        f'{{"thought": "...", "action": "{FINAL_ACTION}", "action_input": {{"answer": "..."}}}}',
+        f'{{"thought": "...", "action": "{FINAL_ACTION}", "action_input": {final_input}}}',
         "",
         "Tools:",
     ]
