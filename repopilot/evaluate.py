@@ -91,6 +91,7 @@ class Report:
     corpus: str
     outcomes: list[Outcome] = field(default_factory=list)
     negatives: list[Outcome] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # rows that cannot be scored, and why
     seconds: float = 0.0
 
     def rate(self, attr: str, rows: Iterable[Outcome] | None = None) -> Rate:
@@ -235,8 +236,9 @@ def evaluate_logchunks(classify: Classify, directory: Path, chunks: Path) -> Rep
     for i, row in enumerate(_rows(chunks, CHUNK_COLUMNS), start=2):
         where = f"{chunks}:{i}"
         lo, hi = _int(row["chunk_start_line"], where), _int(row["chunk_end_line"], where)
-        if lo is None or hi is None:
-            raise EvalError(f"{where}: chunk_start_line and chunk_end_line are required")
+        if lo is None or hi is None:  # a few LogChunks rows have a chunk text but no span
+            report.skipped.append(f"{where}: {row['log']}: no chunk_start_line/chunk_end_line")
+            continue
         fam = (row.get("language") or "").strip() or family(row["log"])
         report.outcomes.append(
             _outcome(classify, base / row["log"], row["log"], fam, "", (), span=(lo, hi))

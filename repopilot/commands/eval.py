@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
 def summary(report: Report) -> dict[str, Any]:
     """The headline numbers, per family too, and whether each target is met."""
     out: dict[str, Any] = {
+        "skipped": list(report.skipped),
         "corpus": report.corpus,
         "logs": len(report.outcomes),
         "seconds": round(report.seconds, 2),
@@ -177,7 +178,10 @@ def render(report: Report, data: dict[str, Any], limit: int) -> str:
         )
         cols = ("accuracy", "key_line", "decided")
     else:
-        lines.append(f"logchunks: {data['logs']} logs ({data['seconds']} s)")
+        lines.append(
+            f"logchunks: {data['logs']} logs, {len(report.skipped)} rows skipped "
+            f"({data['seconds']} s)"
+        )
         rows = (
             ("precision@1", report.rate("first_inside")),
             ("any evidence in chunk", report.rate("any_inside")),
