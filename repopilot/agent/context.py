@@ -80,6 +80,7 @@ _NOISE = re2.compile(
     r"|npm (?:warn|notice|http)|\(reading database)|\d{1,3}%\s*[|\[]|[█▓▒░#=>.\- ]{20,}$"
 )
 _SHAPE_WORD = re.compile(r"^[A-Za-z!:\[\]-]+$")
+_NAME = re.compile(r"\w+")
 _STEP_START = re.compile(r"^##\[group\]Run |^\$ \S")  # a GitHub Actions step; a Travis command
 
 
@@ -109,26 +110,31 @@ def estimate_tokens(text: str) -> int:
 
 
 def _shape(text: str) -> tuple[str, ...]:
-    toks = re.sub(r"\d+", "0", text).split()
+    """What makes lines 'the same kind': first two tokens (words verbatim, names and numbers
+    reduced to `w`) and the token count. `PASSED a.py::x` ~ `PASSED b.py::y`, not `FAILED ...`."""
+    toks = text.split()
     if not toks:
         return ("",)
-    second = toks[1] if len(toks) > 1 and _SHAPE_WORD.match(toks[1]) else ""
-    return (toks[0], second, str(len(toks)))
+    head = [t if _SHAPE_WORD.match(t) else _NAME.sub("w", t) for t in toks[:2]]
+    return (*head, str(len(toks)))
 
 
 def _collapsible(texts: list[str]) -> list[bool]:
-    """True for the middle of every run of >= RUN_MIN consecutive same-shape lines."""
+    """True for the middle of every run of >= RUN_MIN lines that repeat one shape, or a pair of
+    shapes alternating (`Running X` / `Tests run: ... X`): head and tail of each run stay."""
     out = [False] * len(texts)
     shapes = [_shape(t) for t in texts]
-    i = 0
-    while i < len(texts):
-        j = i
-        while j + 1 < len(texts) and shapes[j + 1] == shapes[i]:
-            j += 1
-        if j - i + 1 >= RUN_MIN and shapes[i] != ("",):
-            for k in range(i + RUN_HEAD, j - RUN_TAIL + 1):
-                out[k] = True
-        i = j + 1
+    for period in (1, 2):
+        i = period
+        while i < len(texts):
+            j = i
+            while j < len(texts) and shapes[j] == shapes[j - period] and shapes[j] != ("",):
+                j += 1
+            first, last = i - period, j - 1  # the run covers first..last
+            if last - first + 1 >= RUN_MIN:
+                for k in range(first + RUN_HEAD * period, last - RUN_TAIL * period + 1):
+                    out[k] = True
+            i = j + 1
     return out
 
 
