@@ -211,3 +211,9 @@ def test_overlong_line_is_cut_not_dropped(repo: Path):
     assert first.startswith("     1  var a=1;") and first.endswith("[line cut at 8 KiB]")
     assert len(first) < 8300 and second == "     2  second line"
     assert "min.js:2: second line" in run(box, "search_code", pattern="second")
+
+
+def test_catastrophic_search_pattern_times_out_cleanly(repo: Path):
+    (repo / "redos.txt").write_text("a" * 40 + "!\n")
+    with pytest.raises(ToolError, match="regex timeout"):
+        run(Toolbox(str(repo)), "search_code", pattern="(a|a)+$", path="redos.txt")

@@ -100,6 +100,15 @@ class Sandbox:
                     line += b" [line cut at 8 KiB]\n"
                 yield line
 
+    def read_bytes(self, path: str | None, cap: int) -> bytes:
+        """The first `cap` bytes of a regular text file; SandboxError if binary or refused."""
+        fd, _size = self.open_regular(path)
+        with os.fdopen(fd, "rb") as fh:
+            data = fh.read(cap)
+        if b"\x00" in data[:8192]:
+            raise SandboxError(f"{path}: binary file, not shown")
+        return data
+
     def list_dir(self, path: str | None) -> list[str]:
         """Entries of a directory: `name/` for directories, `name@` for symlinks; no `.git`."""
         real = self.resolve(path)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
 import regex
@@ -33,7 +33,7 @@ RUN_CAP = 1024 * 1024
 
 MAX_MATCHES = 50
 LOG_LINES = 400
-SEARCH_LINE_TIMEOUT_S = 0.05
+SEARCH_FILE_TIMEOUT_S = 0.5
 SEARCH_DEADLINE_S = 10.0
 SEARCH_FILE_CAP = 4 * 1024 * 1024  # bytes of one file searched
 
@@ -99,7 +99,7 @@ class Toolbox:
 
     def _search_code(self, a: SearchCode) -> str:
         try:
-            rx = regex.compile(a.pattern)
+            rx = regex.compile(a.pattern, regex.MULTILINE)
         except regex.error:
             rx = regex.compile(regex.escape(a.pattern))
         hits: list[str] = []
@@ -109,19 +109,13 @@ class Toolbox:
                 hits.append(f"[search stopped after {SEARCH_DEADLINE_S:.0f} s; narrow the path]")
                 break
             try:
-                lines = list(enumerate(self.sandbox.iter_lines(rel, scan_cap=SEARCH_FILE_CAP), 1))
+                text = self.sandbox.read_bytes(rel, SEARCH_FILE_CAP).decode("utf-8", "replace")
             except SandboxError:
                 continue  # binary or unreadable: not searchable
-            for number, raw in lines:
-                text = raw.decode("utf-8", "replace").rstrip()[:2000]
-                try:
-                    found = rx.search(text, timeout=SEARCH_LINE_TIMEOUT_S)
-                except TimeoutError:
-                    raise ToolError("pattern too slow (regex timeout); simplify it") from None
-                if found:
-                    hits.append(f"{rel}:{number}: {text[:200]}")
-                    if len(hits) >= MAX_MATCHES:
-                        return "\n".join(hits) + f"\n[stopped at {MAX_MATCHES} matches]"
+            for number, line in _matching_lines(rx, text):
+                hits.append(f"{rel}:{number}: {line.rstrip()[:200]}")
+                if len(hits) >= MAX_MATCHES:
+                    return "\n".join(hits) + f"\n[stopped at {MAX_MATCHES} matches]"
         return "\n".join(hits) if hits else f"no match for {a.pattern!r}"
 
     def _pathspec(self, path: str | None) -> list[str]:
@@ -154,6 +148,23 @@ class Toolbox:
             return "no log lines in that range"
         head = "last lines of the log:\n" if tail else ""
         return head + "\n".join(window)
+
+
+def _matching_lines(rx: regex.Pattern[str], text: str) -> Iterator[tuple[int, str]]:
+    """(line number, line) of each line holding a match; one whole-file scan with a timeout."""
+    number, pos, last = 1, 0, 0
+    try:
+        for m in rx.finditer(text, timeout=SEARCH_FILE_TIMEOUT_S):
+            number += text.count("\n", pos, m.start())
+            pos = m.start()
+            if number == last:
+                continue
+            last = number
+            start = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.start())
+            yield number, text[start : end if end != -1 else len(text)]
+    except TimeoutError:
+        raise ToolError("pattern too slow (regex timeout); simplify it") from None
 
 
 def _pair(item: Any) -> tuple[int, str]:
