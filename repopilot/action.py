@@ -1,6 +1,7 @@
 """The Action entry point (`python -m repopilot action`, DESIGN.md Contract 3).
 
-`workflow_run` (failed): failed jobs -> their logs -> triage -> ONE upserted PR comment.
+`workflow_run` (failed): failed jobs -> their logs -> triage -> ONE upserted PR comment; with
+`mode: analyze` / `mode: post` the two halves run in separate jobs joined by `result-file`.
 `issue_comment` (created): `/repopilot apply|reject <id>` -> checks -> one commit, or a reply.
 Only failures of the action itself (configuration, API unreachable after retries) exit non-zero,
 through `runner.fail`; everything else, refusals included, exits 0 and is recorded in the trace.
@@ -11,10 +12,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from repopilot import github as edge
 from repopilot.github import runner
-from repopilot.records import TriageResult, Verdict
+from repopilot.github.result import ResultFileError, RunResult
+from repopilot.patterns import PatternError
+from repopilot.records import TriageResult
 from repopilot.trace import TraceWriter
 
 Triage = Callable[[str], list[TriageResult]]
@@ -31,17 +35,38 @@ class Outcome:
     details: dict[str, object] = field(default_factory=dict)
 
 
-def classify_only(patterns: str | None) -> Triage:
-    """Deterministic triage: the pattern library alone (LLM escalation plugs in here later)."""
-    from repopilot.classify import Classifier
-    from repopilot.logs import open_logs
-    from repopilot.patterns import load_library
+def pipeline_triage(inp: runner.Inputs) -> Triage:
+    """The core pipeline: patterns first, the LLM (if configured) only where allowed."""
+    from repopilot import pipeline
+    from repopilot.llm.factory import make_llm
 
-    classifier = Classifier(load_library(patterns))
-    return lambda path: [TriageResult(verdict=classifier.classify(j)) for j in open_logs(path)]
+    try:
+        llm = make_llm(inp.llm, inp.model or None)
+    except (ValueError, ImportError) as exc:
+        raise runner.ConfigError(f"input llm: {exc}") from exc
+    classifier = pipeline.load_classifier(inp.patterns)
+    repo = Path(inp.repo_path or ".")
+    validator = _validator()
+
+    def triage(path: str) -> list[TriageResult]:
+        return pipeline.triage(
+            path, repo, llm=llm, escalate=inp.escalate, classifier=classifier, validator=validator
+        )
+
+    return triage
+
+
+def _validator():
+    """The proposal validator factory, when the proposal module provides one."""
+    try:
+        from repopilot.proposal import validator_for  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return validator_for
 
 
 def main(env: Mapping[str, str] | None = None, triage: Triage | None = None) -> int:
+    """Run once for the event in the environment; the exit status for the runner."""
     env = os.environ if env is None else env
     trace = TraceWriter(goal=f"action {env.get('GITHUB_EVENT_NAME', '')}", run_id=_trace_id(env))
     try:
@@ -55,7 +80,7 @@ def main(env: Mapping[str, str] | None = None, triage: Triage | None = None) -> 
             result = Outcome(
                 "ignored", f"RepoPilot has nothing to do on `{inp.event_name}` events."
             )
-    except (runner.ConfigError, edge.EventError) as exc:
+    except (runner.ConfigError, edge.EventError, PatternError, ResultFileError) as exc:
         return _failed(env, trace, str(exc))
     except Exception as exc:
         message = edge.describe_api_error(exc)
@@ -105,78 +130,49 @@ def on_workflow_run(
     gh, bot = _client(inp)
     if edge.is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
         return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own; not triaged.")
-    repo = gh.get_repo(event.repository.full_name or inp.repository)
-    jobs = edge.failed_jobs(repo, run.id)
-    if not jobs:
-        return Outcome(
-            "ignored", f"RepoPilot: run {run.id} has no failed jobs in its latest attempt."
-        )
-    results = _triage_jobs(repo, run.id, jobs, triage or classify_only(inp.patterns))
-    pr = edge.find_pull(repo, event)
-    from repopilot.github.report import comment_body
-
-    body = comment_body(inp, event, jobs, results, pr)
-    first = results[0]
-    outputs = {
-        "category": first.verdict.category,
-        "decided-by": first.verdict.decided_by,
-        "comment-url": "",
-        "proposal-id": first.proposal.id if first.proposal else "",
-    }
-    details = {"run_id": run.id, "jobs": [j.id for j in jobs], "pr": pr.number if pr else None}
-    if inp.dry_run or pr is None:
+    full_name = event.repository.full_name or inp.repository
+    repo = gh.get_repo(full_name)
+    if inp.mode == "post":
+        found = edge.load_result(inp.result_file, full_name, run.id)
+    else:
+        found = edge.analyze(repo, event, triage or pipeline_triage(inp))
+    outputs, details = _outputs(found), {"run_id": run.id, "jobs": [j.id for j in found.jobs]}
+    if not found.jobs:
+        return Outcome("ignored", f"RepoPilot: run {run.id} has no failed jobs.", outputs, details)
+    if inp.mode == "analyze":
+        edge.save_result(inp.result_file, found)
+        return Outcome("analyzed", _job_table(found), outputs, details)
+    render = edge.comment_renderer(found, inp.server_url, inp.signing_key)
+    posted = edge.post(repo, event, render, bot, inp.dry_run)
+    details["pr"] = posted.pr.number if posted.pr else None
+    if posted.comment is None:
         why = "dry run" if inp.dry_run else "no pull request for this run"
-        summary = f"RepoPilot ({why}): the comment below was not posted.\n\n{body}"
+        summary = f"RepoPilot ({why}): the comment below was not posted.\n\n{posted.body}"
         return Outcome("summarized", summary, outputs, details)
-    posted = edge.upsert_comment(repo, pr.number, body, bot)
-    outputs["comment-url"] = posted.html_url
-    details["comment_id"] = posted.id
-    summary = f"RepoPilot commented on #{pr.number}: {posted.html_url}\n\n{body}"
-    return Outcome("commented", summary, outputs, details)
+    outputs["comment-url"] = posted.comment.html_url
+    details["comment_id"] = posted.comment.id
+    summary = f"RepoPilot updated its comment on #{posted.pr.number}: {posted.comment.html_url}"
+    return Outcome("commented", f"{summary}\n\n{_job_table(found)}", outputs, details)
 
 
-def _triage_jobs(repo, run_id: int, jobs, triage: Triage) -> list[TriageResult]:
-    """One TriageResult per failed job, in job order; the run zip stands in for a lost job log."""
-    workdir = edge.fresh_workdir()
-    zip_results: list[TriageResult] | None = None
-    out: list[TriageResult] = []
-    try:
-        for job in jobs:
-            try:
-                fetched = edge.fetch_job_log(repo, job, workdir)
-                found = triage(str(fetched.path))
-                out.append(found[0] if found else _no_log(job, "empty log"))
-                continue
-            except edge.LogUnavailable as why:
-                reason = str(why)
-            if zip_results is None:
-                try:
-                    zip_results = triage(str(edge.fetch_run_zip(repo, run_id, workdir).path))
-                except edge.LogUnavailable as why:
-                    zip_results, reason = [], f"{reason}; {why}"
-            out.append(_pick(zip_results, job.name) or _no_log(job, reason))
-    finally:
-        edge.cleanup(workdir)
-    return out
+def _outputs(found: RunResult) -> dict[str, str]:
+    """Outputs describe the first failed job in the run's job order."""
+    first = found.jobs[0].result if found.jobs else None
+    return {
+        "category": first.verdict.category if first else "",
+        "decided-by": first.verdict.decided_by if first else "",
+        "comment-url": "",
+        "proposal-id": first.proposal.id if first and first.proposal else "",
+    }
 
 
-def _pick(results: list[TriageResult], job_name: str) -> TriageResult | None:
-    named = [r for r in results if (r.verdict.job or "").strip() == job_name.strip()]
-    failing = [r for r in named or results if r.verdict.failed]
-    if named:
-        return (failing or named)[0]
-    return failing[0] if len(failing) == 1 else None
-
-
-def _no_log(job, reason: str) -> TriageResult:
-    verdict = Verdict(
-        source=f"job {job.id}",
-        job=job.name,
-        category="unknown",
-        title="The job log could not be downloaded",
-        hint=f"{reason}. Logs expire; re-run the job to triage it.",
-    )
-    return TriageResult(verdict=verdict)
+def _job_table(found: RunResult) -> str:
+    rows = ["| Job | Category | Decided by | Title |", "|---|---|---|---|"]
+    for job in found.jobs:
+        v = job.result.verdict
+        title = v.title.replace("|", "\\|").replace("\n", " ")
+        rows.append(f"| {job.name.replace('|', '/')} | `{v.category}` | {v.decided_by} | {title} |")
+    return "\n".join(rows)
 
 
 def on_issue_comment(inp: runner.Inputs, event: edge.CommentEvent) -> Outcome:

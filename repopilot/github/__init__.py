@@ -21,7 +21,12 @@ from repopilot.github.events import (
     parse_run_event,
     read_event,
 )
+from repopilot.github.flows import Posted, analyze, post
 from repopilot.github.prs import PullRef, find_pull, upsert_comment
+from repopilot.github.render import comment_renderer
+from repopilot.github.result import RunResult
+from repopilot.github.result import load as load_result
+from repopilot.github.result import save as save_result
 from repopilot.github.runs import (
     FailedJob,
     LogUnavailable,
@@ -33,6 +38,13 @@ from repopilot.github.runs import (
 )
 
 __all__ = [
+    "Posted",
+    "RunResult",
+    "analyze",
+    "comment_renderer",
+    "load_result",
+    "post",
+    "save_result",
     "FAILED_CONCLUSIONS",
     "ApprovalConfig",
     "ClientConfig",

@@ -16,7 +16,6 @@ from github.Repository import Repository
 
 from repopilot.github.client import guarded_write
 from repopilot.github.events import APPLIED_TRAILER
-from repopilot.proposal import apply_to_files
 
 _UNSAFE_MODES = {"120000": "a symlink", "160000": "a submodule"}
 
@@ -83,6 +82,8 @@ def _once(write):
 
 def build_commit(repo: Repository, head_sha: str, diff: str, proposal_id: str) -> str:
     """Create (but do not publish) the commit: parent = head_sha, tree = head + diff."""
+    from repopilot.proposal import apply_to_files
+
     reader = TreeReader(repo, head_sha)
     try:
         changes = apply_to_files(diff, reader.read)

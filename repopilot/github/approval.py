@@ -15,7 +15,8 @@ from github import Github, GithubException
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from repopilot import comment as comment_mod
+from repopilot.comment_marker import extract_diff, parse_marker, verify_marker
+from repopilot.comment_status import mark_status
 from repopilot.github.apply import (
     Applied,
     ApplyRefused,
@@ -73,8 +74,10 @@ def _run(
 ) -> Decision:
     _check_commenter(repo, event, cfg)
     number = event.issue.number
-    comment, marker, prop = _find_proposal(repo, number, cfg.bot, pid)
-    status = _get(prop, "status") or "proposed"
+    comment, marker, prop = _find_proposal(
+        repo, event.repository.full_name or "", number, cfg.bot, pid
+    )
+    status = prop.status
     if status.startswith("applied"):
         sha = status.partition(" ")[2]
         return Decision("already-applied", pid, f"Proposal `{pid}` was already applied ({sha}).")
@@ -82,7 +85,7 @@ def _run(
         if status == "rejected":
             return Decision("already-applied", pid, f"Proposal `{pid}` was already rejected.")
         if not cfg.dry_run:
-            comment.edit(comment_mod.mark_status(comment.body, pid, "rejected"))
+            comment.edit(mark_status(comment.body, pid, "rejected"))
         return Decision("rejected", pid, f"Proposal `{pid}` is marked rejected.")
     if status == "rejected":
         raise Refusal("the proposal was rejected earlier")
@@ -90,7 +93,7 @@ def _run(
     pr = pull_ref(repo, number)
     if pr.state != "open":
         raise Refusal(f"the pull request is {pr.state}")
-    head_sha = _get(prop, "head_sha")
+    head_sha = prop.head_sha
     if pr.head_sha != head_sha:
         raise Refusal(
             f"the pull request head moved from {str(head_sha)[:12]} to {pr.head_sha[:12]}; "
@@ -99,7 +102,7 @@ def _run(
     if cfg.dry_run:
         return Decision("would-apply", pid, f"Dry run: proposal `{pid}` passed every check.")
     applied = _apply(gh, repo, pr, diff, pid)
-    comment.edit(comment_mod.mark_status(comment.body, pid, f"applied {applied.commit_sha}"))
+    comment.edit(mark_status(comment.body, pid, f"applied {applied.commit_sha}"))
     return Decision(
         "applied", pid, _applied_text(pid, applied, pr.head_repo), applied.commit_sha, applied.url
     )
@@ -120,25 +123,29 @@ def _check_commenter(repo: Repository, event: CommentEvent, cfg: ApprovalConfig)
         raise Refusal(f"`{user.login}` has the role `{role}`; approving needs one of: {allowed}")
 
 
-def _find_proposal(repo: Repository, number: int, bot: str, pid: str):
+def _find_proposal(repo: Repository, repo_name: str, number: int, bot: str, pid: str):
     """The bot-authored marker comment holding proposal `pid` (markers by anyone else are ignored)."""
     for comment in bot_comments(repo, number, bot):
-        marker = comment_mod.parse_marker(comment.body or "")
-        for prop in getattr(marker, "proposals", None) or ():
-            if _get(prop, "id") == pid:
+        marker = parse_marker(comment.body or "")
+        if marker is None or (marker.pr is not None and marker.pr != number):
+            continue  # a marker copied from another PR proves nothing here
+        if marker.repo and marker.repo.lower() != repo_name.lower():
+            continue
+        for prop in marker.proposals:
+            if prop.id == pid:
                 return comment, marker, prop
     raise Refusal(f"no proposal `{pid}` in a RepoPilot comment by `{bot}` on this pull request")
 
 
 def _verified_diff(body: str, marker, prop, pid: str, cfg: ApprovalConfig) -> str:
-    diff = comment_mod.extract_diff(body, pid)
+    diff = extract_diff(body, pid)
     if diff is None:
         raise Refusal(f"the diff of `{pid}` is missing from the RepoPilot comment")
-    if hashlib.sha256(diff.encode("utf-8")).hexdigest() != _get(prop, "sha256"):
+    if hashlib.sha256(diff.encode("utf-8")).hexdigest() != prop.sha256:
         raise Refusal(
             "the diff in the comment does not match the hash recorded when it was proposed"
         )
-    if cfg.signing_key and not comment_mod.verify_marker(marker, cfg.signing_key):
+    if cfg.signing_key and not verify_marker(marker, cfg.signing_key):
         raise Refusal("the proposal's signature does not verify with the configured signing key")
     return diff
 
@@ -175,10 +182,6 @@ def _applied_text(pid: str, applied: Applied, head_repo: str) -> str:
         f"pull request on. Proposal `{pid}` is commit {applied.commit_sha} on the branch "
         f"`{applied.branch}` of this repository; the PR author can merge it into their branch."
     )
-
-
-def _get(obj, name: str):
-    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 
 def post_reply(

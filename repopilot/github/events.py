@@ -7,14 +7,14 @@ ever compared or passed to the API as a value, never interpolated into code or a
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from repopilot.comment_command import parse_command as _parse_command
+
 FAILED_CONCLUSIONS = frozenset({"failure", "timed_out"})
-COMMAND = re.compile(r"/repopilot (apply|reject) ([a-z0-9-]{6,40})")
 APPLIED_TRAILER = "RepoPilot-Proposal:"
 
 
@@ -133,9 +133,9 @@ def _first(exc: ValidationError) -> str:
 
 
 def parse_command(body: str | None) -> tuple[str, str] | None:
-    """`("apply"|"reject", proposal_id)` when the whole body, stripped, is exactly the command."""
-    match = COMMAND.fullmatch((body or "").strip())
-    return (match.group(1), match.group(2)) if match else None
+    """`("apply"|"reject", proposal_id)` when the whole body is exactly one command."""
+    cmd = _parse_command(body or "")
+    return (cmd.action, cmd.proposal_id) if cmd else None
 
 
 def is_own_run(event: RunEvent, own_workflow_ref: str | None, bot: str) -> bool:

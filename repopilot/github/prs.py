@@ -9,7 +9,7 @@ from github import GithubException
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from repopilot.comment import MARKER_PREFIX
+from repopilot.comment_marker import MARKER_PREFIX
 from repopilot.github.client import guarded_write
 from repopilot.github.events import RunEvent
 
@@ -71,26 +71,37 @@ def bot_comments(repo: Repository, number: int, bot: str) -> list[IssueComment]:
     return [
         c
         for c in issue.get_comments()
-        if c.user is not None and c.user.login == bot and MARKER_PREFIX in (c.body or "")
+        if c.user is not None and c.user.login == bot and _has_marker(c.body)
     ]
 
 
+def _has_marker(body: str | None) -> bool:
+    # the marker opens a RepoPilot comment; replies and quotes that mention it elsewhere do not count
+    return (body or "").lstrip(" \t\r\n\ufeff").startswith(MARKER_PREFIX)
+
+
 def upsert_comment(
-    repo: Repository, number: int, body: str, bot: str, max_wait: float = 60.0
+    repo: Repository,
+    number: int,
+    render: Callable[[str | None], str],
+    bot: str,
+    max_wait: float = 60.0,
 ) -> IssueComment:
     """Edit the bot's marker comment in place, or create it; never leave two.
 
-    A comment deleted between the lookup and the edit (PATCH 404) is created anew.
+    `render(previous_body)` gives the new body. A comment deleted between the lookup and the edit
+    (PATCH 404) is created anew.
     """
     found = bot_comments(repo, number, bot)
     if found:
         try:
-            found[0].edit(body)
+            found[0].edit(render(found[0].body))
             return found[0]
         except GithubException as exc:
             if exc.status != 404:
                 raise
     issue = repo.get_issue(number)
+    body = render(None)
 
     def landed() -> IssueComment | None:
         again = bot_comments(repo, number, bot)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from repopilot.github.approval import DEFAULT_APPROVERS
 
 LLMS = ("none", "openai", "ollama")
-ESCALATE = ("unknown", "fixable")
+MODES = ("all", "analyze", "post")
+ESCALATE = ("auto", "fixable")  # the pipeline's modes (DESIGN.md Contract 4)
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off", ""}
 
@@ -31,6 +32,8 @@ FALLBACK = {
     "signing-key": "REPOPILOT_SIGNING_KEY",
     "bot-login": "REPOPILOT_BOT_LOGIN",
     "dry-run": "REPOPILOT_DRY_RUN",
+    "mode": "REPOPILOT_MODE",
+    "result-file": "REPOPILOT_RESULT_FILE",
 }
 
 
@@ -50,6 +53,8 @@ class Inputs:
     signing_key: str | None
     bot_login: str | None
     dry_run: bool
+    mode: str
+    result_file: str
     api_url: str
     server_url: str
     repository: str
@@ -79,7 +84,11 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
     llm = get_input(env, "llm").lower() or "none"
     if llm not in LLMS:
         raise ConfigError(f"input llm: expected one of {', '.join(LLMS)}, got {llm!r}")
-    escalate = get_input(env, "escalate").lower() or "unknown"
+    escalate = get_input(env, "escalate").lower() or "auto"
+    escalate = "auto" if escalate == "unknown" else escalate  # action.yml's name for "auto"
+    mode = get_input(env, "mode").lower() or "all"
+    if mode not in MODES:
+        raise ConfigError(f"input mode: expected one of {', '.join(MODES)}, got {mode!r}")
     if escalate not in ESCALATE:
         raise ConfigError(
             f"input escalate: expected one of {', '.join(ESCALATE)}, got {escalate!r}"
@@ -101,6 +110,8 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         signing_key=get_input(env, "signing-key") or None,
         bot_login=get_input(env, "bot-login") or None,
         dry_run=dry_run,
+        mode=mode,
+        result_file=get_input(env, "result-file") or "repopilot-result.json",
         api_url=env.get("GITHUB_API_URL", "").strip() or "https://api.github.com",
         server_url=env.get("GITHUB_SERVER_URL", "").strip() or "https://github.com",
         repository=repository,

@@ -31,6 +31,7 @@ class FailedJob:
     name: str
     conclusion: str
     html_url: str | None
+    step_number: int | None = None  # the step the jobs API marks failed, for `#step:N:L` links
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,8 @@ def failed_jobs(repo: Repository, run_id: int) -> list[FailedJob]:
     out = []
     for job in run.jobs("latest"):
         if job.conclusion in FAILED:
-            out.append(FailedJob(job.id, job.name, job.conclusion, job.html_url))
+            failed = next((s.number for s in job.steps if s.conclusion in FAILED), None)
+            out.append(FailedJob(job.id, job.name, job.conclusion, job.html_url, failed))
     return out
 
 

@@ -68,11 +68,13 @@ class State:
     permissions: dict[str, str] = field(default_factory=dict)  # login -> role_name
     runs: dict[int, dict] = field(default_factory=dict)  # run id -> {jobs: [...], zip: bytes}
     job_logs: dict[int, bytes | int] = field(default_factory=dict)  # job id -> bytes or status
+    errors: list[str] = field(default_factory=list)  # handler crashes (tests assert none)
     faults: list[Fault] = field(default_factory=list)
     requests: list[Request] = field(default_factory=list)
     fork_accepts_pulls: bool = False
     fork_pulls: list[dict] = field(default_factory=list)
     next_id: int = 1000
+    prefix: str = ""  # e.g. "/api/v3", as GitHub Enterprise Server serves the API
     api: str = ""
     storage: str = ""
     lock: threading.RLock = field(default_factory=threading.RLock)
@@ -119,6 +121,8 @@ class _Handler(BaseHTTPRequestHandler):
         state = self.state
         parts = urlsplit(self.path)
         path = unquote(parts.path)
+        if self.host_kind == "api" and state.prefix:
+            path = path.removeprefix(state.prefix)
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         try:
@@ -145,7 +149,11 @@ class _Handler(BaseHTTPRequestHandler):
         if fault and fault.status and not fault.land:
             return self._send(fault.status, fault.body or {"message": "fault"}, fault.headers)
         with state.lock:
-            status, payload, headers = self._route(path, parse_qs(parts.query), body)
+            try:
+                status, payload, headers = self._route(path, parse_qs(parts.query), body)
+            except Exception as exc:  # a bug in the fake must fail the test, not hang it
+                state.errors.append(f"{self.command} {path}: {exc!r}")
+                status, payload, headers = 500, {"message": "loopback error"}, {}
         if fault and fault.status:
             return self._send(fault.status, fault.body or {"message": "fault"}, fault.headers)
         self._send(status, payload, headers)
@@ -195,7 +203,7 @@ class GitHubServer:
             server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
             server.daemon_threads = True
             self._servers.append(server)
-        self.state.api = f"http://127.0.0.1:{self._servers[0].server_address[1]}"
+        self.state.api = f"http://127.0.0.1:{self._servers[0].server_address[1]}{self.state.prefix}"
         self.state.storage = f"http://127.0.0.1:{self._servers[1].server_address[1]}"
 
     @property

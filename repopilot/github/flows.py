@@ -1,0 +1,132 @@
+"""The `workflow_run` side of the Action, in two halves that may run in different jobs:
+`analyze` (read-only: failed jobs -> logs -> triage) and `post` (write: find the PR, upsert).
+
+Triage is passed in as a function (log path -> TriageResults), so this package never imports the
+pipeline above it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from github.IssueComment import IssueComment
+from github.Repository import Repository
+
+from repopilot.github.events import RunEvent
+from repopilot.github.prs import PullRef, find_pull, upsert_comment
+from repopilot.github.result import JobResult, RunResult
+from repopilot.github.runs import (
+    FailedJob,
+    LogUnavailable,
+    cleanup,
+    failed_jobs,
+    fetch_job_log,
+    fetch_run_zip,
+    fresh_workdir,
+)
+from repopilot.logs import LogError
+from repopilot.records import TriageResult, Verdict
+
+Triage = Callable[[str], list[TriageResult]]
+
+
+Render = Callable[[PullRef | None, str | None], str]
+
+
+@dataclass(frozen=True)
+class Posted:
+    pr: PullRef | None
+    comment: IssueComment | None
+    body: str
+
+
+def analyze(repo: Repository, event: RunEvent, triage: Triage) -> RunResult:
+    """Triage every failed job of the run's latest attempt; a lost job log falls back to the
+    run's zip, and a job with no log at all still gets an entry saying so."""
+    run = event.workflow_run
+    jobs = failed_jobs(repo, run.id)
+    workdir = fresh_workdir()
+    zip_results: list[TriageResult] | None = None
+    out: list[JobResult] = []
+    try:
+        for job in jobs:
+            try:
+                fetched = fetch_job_log(repo, job, workdir)
+            except LogUnavailable as why:
+                reason = str(why)
+            else:
+                out.append(_entry(job, _first(triage, str(fetched.path), job)))
+                continue
+            if zip_results is None:
+                try:
+                    zip_results = _safe(triage, str(fetch_run_zip(repo, run.id, workdir).path))
+                except LogUnavailable as why:
+                    zip_results, reason = [], f"{reason}; {why}"
+            out.append(_entry(job, _pick(zip_results, job.name) or _no_log(job, reason)))
+    finally:
+        cleanup(workdir)
+    return RunResult(
+        repository=event.repository.full_name or "",
+        run_id=run.id,
+        run_attempt=run.run_attempt,
+        run_url=run.html_url,
+        head_sha=run.head_sha,
+        jobs=out,
+    )
+
+
+def post(
+    repo: Repository,
+    event: RunEvent,
+    body: Callable[[PullRef | None], str],
+    bot: str,
+    dry_run: bool,
+) -> Posted:
+    """Find the PR and upsert the one comment (`body(pr)` renders it); nothing posted on a
+    dry run or when the run has no PR."""
+    pr = find_pull(repo, event)
+    if pr is None or dry_run:
+        return Posted(pr, None)
+    return Posted(pr, upsert_comment(repo, pr.number, body(pr), bot))
+
+
+def _entry(job: FailedJob, result: TriageResult) -> JobResult:
+    return JobResult(
+        id=job.id, name=job.name, conclusion=job.conclusion, html_url=job.html_url, result=result
+    )
+
+
+def _safe(triage: Triage, path: str) -> list[TriageResult]:
+    try:
+        return triage(path)
+    except LogError:
+        return []
+
+
+def _first(triage: Triage, path: str, job: FailedJob) -> TriageResult:
+    try:
+        found = triage(path)
+    except LogError as exc:
+        return _no_log(job, f"the log is unreadable: {exc}")
+    return found[0] if found else _no_log(job, "the log is empty")
+
+
+def _pick(results: list[TriageResult], job_name: str) -> TriageResult | None:
+    """The zip member for `job_name` (zip folders are named after jobs)."""
+    named = [r for r in results if (r.verdict.job or "").strip() == job_name.strip()]
+    failing = [r for r in named or results if r.verdict.failed]
+    if named:
+        return (failing or named)[0]
+    return failing[0] if len(failing) == 1 else None
+
+
+def _no_log(job: FailedJob, reason: str) -> TriageResult:
+    verdict = Verdict(
+        source=f"job {job.id}",
+        job=job.name,
+        category="unknown",
+        title="The job log could not be read",
+        hint=f"{reason}. Logs expire; re-run the job to triage it.",
+    )
+    return TriageResult(verdict=verdict)

@@ -1,0 +1,77 @@
+"""The analyze job's result file: what the read-only job hands to the job that posts.
+
+The split keeps the LLM key and the write token in different jobs (SECURITY.md §1). The file is
+validated strictly on read and must belong to the run of the event being handled.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from repopilot.records import TriageResult
+
+
+class ResultFileError(Exception):
+    """The result file is missing, malformed, or from another run (one line)."""
+
+
+class JobResult(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: int
+    name: str
+    conclusion: str
+    html_url: str | None = None
+    step_number: int | None = None
+    result: TriageResult
+
+
+class RunResult(BaseModel):
+    """Every failed job of one run attempt, in job order, with its triage."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: Literal[1] = 1
+    repository: str
+    run_id: int
+    run_attempt: int
+    run_url: str | None = None
+    head_sha: str
+    jobs: list[JobResult]
+
+    @property
+    def results(self) -> list[TriageResult]:
+        return [j.result for j in self.jobs]
+
+
+def save(path: str | os.PathLike[str], result: RunResult) -> None:
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(json.dumps(result.model_dump(mode="json"), indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, target)
+
+
+def load(path: str | os.PathLike[str], repository: str, run_id: int) -> RunResult:
+    """Read and check the file; it must describe `run_id` of `repository`."""
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ResultFileError(f"result-file {path}: {exc.strerror or 'cannot read'}") from exc
+    try:
+        result = RunResult.model_validate_json(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "top level"
+        raise ResultFileError(f"result-file {path}: {where}: {err['msg']}") from exc
+    if result.run_id != run_id or result.repository.lower() != repository.lower():
+        raise ResultFileError(
+            f"result-file {path}: it is for run {result.run_id} of {result.repository}, "
+            f"not run {run_id} of {repository}"
+        )
+    return result

@@ -1,0 +1,199 @@
+"""Run `python -m repopilot action` as the Actions runner does, against the loopback GitHub.
+
+`seed` puts a repository, a PR and a failed run into a State; `run_event` / `comment_event` build
+webhook payloads from the fixture shapes; `run_action` starts the entry point in a subprocess with
+INPUT_* variables, GITHUB_EVENT_PATH, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, and reads them back.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.loopback.github_server import FIXTURES, State, fixture
+
+ROOT = Path(__file__).resolve().parents[2]
+REPO = "octo-org/octo-repo"
+FORK = "forker/octo-repo"
+BOT = "repopilot-bot"
+LOG = (FIXTURES / "logs" / "gha_pytest_failed.log").read_bytes()
+BASE_FILES = {
+    "src/calc.py": b"def add(a, b):\n    return a + b\n",
+    "tests/test_calc.py": b"from src.calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+    "run.sh": ("100755", b"#!/bin/sh\npytest -q\n"),
+}
+HEAD_FILES = {**BASE_FILES, "src/calc.py": b"def add(a, b):\n    return a - b\n"}
+FIX = (
+    "--- a/src/calc.py\n+++ b/src/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n"
+    "-    return a - b\n+    return a + b\n"
+)
+
+
+@dataclass(frozen=True)
+class Facts:
+    base_sha: str
+    head_sha: str
+    pr: int = 7
+    run_id: int = 555
+    job_id: int = 101
+
+
+def seed(state: State, *, fork: bool = False) -> Facts:
+    """A repository whose PR #7 (branch `feature`, from a fork if asked) broke `add`."""
+    git = state.git
+    base = git.put_commit(git.tree_of_files(BASE_FILES), [], "base")
+    head = git.put_commit(git.tree_of_files(HEAD_FILES), [base], "break add")
+    state.refs[REPO] = {"main": base} if fork else {"main": base, "feature": head}
+    if fork:
+        state.refs[FORK] = {"main": base, "feature": head}
+    state.pulls[7] = {
+        "number": 7,
+        "head_ref": "feature",
+        "head_sha": head,
+        "head_repo": FORK if fork else REPO,
+        "base_ref": "main",
+        "base_sha": base,
+    }
+    jobs = [
+        {"id": 100, "name": "lint", "conclusion": "success"},
+        {"id": 101, "name": "test (3.12)", "conclusion": "failure"},
+    ]
+    state.runs[555] = {"jobs": jobs, "head_sha": head, "zip": None}
+    state.job_logs[101] = LOG
+    state.permissions.update(maint="maintain", writer="write", reader="read", admin1="admin")
+    return Facts(base, head)
+
+
+def run_event(
+    facts: Facts,
+    *,
+    conclusion: str = "failure",
+    fork: bool = False,
+    prs: bool = True,
+    path: str = ".github/workflows/ci.yml",
+) -> dict:
+    event = fixture("event-workflow_run-failure.json")
+    run = event["workflow_run"]
+    head_repo = FORK if fork else REPO
+    run.update(
+        id=facts.run_id,
+        conclusion=conclusion,
+        head_sha=facts.head_sha,
+        head_branch="feature",
+        path=path,
+        run_attempt=1,
+    )
+    run["head_commit"]["id"] = facts.head_sha
+    run["head_repository"].update(full_name=head_repo, name="octo-repo")
+    run["head_repository"]["owner"]["login"] = head_repo.split("/")[0]
+    run["repository"].update(full_name=REPO)
+    event["repository"].update(full_name=REPO, name="octo-repo")
+    stub = copy.deepcopy(run["pull_requests"][0])
+    stub["number"] = facts.pr
+    stub["head"].update(ref="feature", sha=facts.head_sha)
+    run["pull_requests"] = [stub] if prs and not fork else []
+    return event
+
+
+def comment_event(
+    body: str,
+    *,
+    login: str = "writer",
+    user_type: str = "User",
+    action: str = "created",
+    on_pr: bool = True,
+    pr: int = 7,
+    cid: int = 900,
+) -> dict:
+    event = fixture("event-issue_comment-created.json")
+    event["action"] = action
+    event["issue"]["number"] = pr
+    if on_pr:
+        event["issue"]["pull_request"] = {"url": f"https://api.github.com/repos/{REPO}/pulls/{pr}"}
+    else:
+        event["issue"].pop("pull_request", None)
+    event["comment"].update(id=cid, body=body)
+    event["comment"]["user"].update(login=login, type=user_type)
+    event["repository"].update(full_name=REPO, name="octo-repo")
+    return event
+
+
+@dataclass
+class ActionRun:
+    returncode: int
+    stdout: str
+    stderr: str
+    outputs: dict[str, str]
+    summary: str
+    trace: dict | None  # the action's own trace (action-<run id>-<attempt>.json)
+
+
+def parse_outputs(text: str) -> dict[str, str]:
+    """GITHUB_OUTPUT heredoc blocks back into a dict (checks each block is closed)."""
+    out: dict[str, str] = {}
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines) and lines[i]:
+        name, _, delim = lines[i].partition("<<")
+        end = lines.index(delim, i + 1)
+        out[name] = "\n".join(lines[i + 1 : end])
+        i = end + 1
+    return out
+
+
+def run_action(tmp: Path, api: str, event_name: str, event: dict, **inputs: str) -> ActionRun:
+    """Run the entry point once; `inputs` are action inputs (dry_run -> INPUT_DRY-RUN)."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    event_path, output, summary = tmp / "event.json", tmp / "output.txt", tmp / "summary.md"
+    event_path.write_text(json.dumps(event), encoding="utf-8")
+    output.write_text("", encoding="utf-8")
+    summary.write_text("", encoding="utf-8")
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("INPUT_", "GITHUB_", "REPOPILOT_"))
+    }
+    env.update(
+        {
+            "PYTHONPATH": str(ROOT),
+            "GITHUB_API_URL": api,
+            "GITHUB_SERVER_URL": api.split("/api/")[0],
+            "GITHUB_REPOSITORY": REPO,
+            "GITHUB_EVENT_NAME": event_name,
+            "GITHUB_EVENT_PATH": str(event_path),
+            "GITHUB_OUTPUT": str(output),
+            "GITHUB_STEP_SUMMARY": str(summary),
+            "GITHUB_RUN_ID": "9000",
+            "GITHUB_WORKFLOW_REF": f"{REPO}/.github/workflows/repopilot.yml@refs/heads/main",
+            "REPOPILOT_TRACE_DIR": str(tmp / "runs"),
+            "REPOPILOT_GITHUB_MAX_WAIT": "1",
+            "REPOPILOT_GITHUB_TIMEOUT": "3",
+            "INPUT_GITHUB-TOKEN": "ghs_loopbacktesttoken0123456789",
+            "INPUT_BOT-LOGIN": "",
+            "INPUT_DRY-RUN": "false",
+        "INPUT_PATTERNS": str(FIXTURES / "patterns"),
+        }
+    )
+    for key, value in inputs.items():
+        env[f"INPUT_{key.upper().replace('_', '-')}"] = value
+    proc = subprocess.run(
+        [sys.executable, "-m", "repopilot", "action"],
+        env=env,
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    trace_file = tmp / "runs" / "action-9000-1.json"
+    trace = json.loads(trace_file.read_text()) if trace_file.exists() else None
+    return ActionRun(
+        proc.returncode,
+        proc.stdout,
+        proc.stderr,
+        parse_outputs(output.read_text(encoding="utf-8")),
+        summary.read_text(encoding="utf-8"),
+        trace,
+    )
