@@ -62,7 +62,9 @@ _VALUE = r"""(?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'`
 _NAMED: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "aws-secret-key",
-        re.compile(r"aws_?secret_?(?:access_?)?key[\"']?\s*[:=]\s*(?P<bare>[a-z0-9/+=]{20,64})"),
+        re.compile(
+            r"aws_?secret_?(?:access_?)?key[\"']?\s*[:=]\s*[\"']?(?P<bare>[a-z0-9/+=]{20,64})"
+        ),
     ),
     (
         "auth-header",
@@ -84,9 +86,15 @@ _NAMED: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 """Secrets recognised by their name or header: only the value group is replaced."""
 
+# Values that are references or masks, not secrets: `${{ secrets.X }}`, `$TOKEN`, `%TOKEN%`, `***`,
+# `<your-token>`, `true`. Whole-value matches only, so `***` + secret is still a secret.
 _PLACEHOLDER = re.compile(
-    r"(?i)(?:\$|%|\*|\[REDACTED|<|\{)|(?:null|none|true|false|undefined|required|redacted|x+)$"
+    r"(?i)\$|\$\{\{.*|\$\{[^}]*\}|\$[a-z_][a-z0-9_]*|%[a-z_][a-z0-9_]*%|\*+|<[^<>]*>|\{\{.*\}\}"
+    r"|null|none|true|false|undefined|required|redacted|x+"
 )
+# A call or subscript on a dotted or snake_case name is code, not a literal secret.
+_CODE_NAME = re.compile(r"[a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|[a-z_]*_[a-z0-9_]*|[a-z]+")
+_MARKS = re.compile(r"\[REDACTED:[a-z-]+\]")
 _PEM_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_SPAN = 16384  # a PEM key, even with log prefixes on every line, fits well inside this
@@ -219,10 +227,16 @@ def _splice(text: str, kind: str, pattern: re.Pattern[str], seen: _Counter) -> s
         group = next(g for g in ("dq", "sq", "bare") if m.groupdict().get(g) is not None)
         start, end = m.span(group)
         value = text[start:end]
-        if _PLACEHOLDER.match(value) or "[REDACTED:" in value:
-            continue  # a reference, a mask or an already redacted value
-        if kind == "secret-assignment" and not _secret_name(hay, m.start()):
+        rest = _MARKS.sub("", value)  # what an earlier rule has not redacted yet
+        if kind == "url-credentials":
+            rest = rest.split(":", 1)[1]  # the user name alone is no secret
+        if not rest or _PLACEHOLDER.fullmatch(value):
             continue
+        if kind == "secret-assignment" and (
+            not _secret_name(hay, m.start())
+            or (hay[end : end + 1] in ("(", "[") and _CODE_NAME.fullmatch(value))
+        ):
+            continue  # `max_tokens=`, `api_key = get_key()`, `token = os.environ["TOKEN"]`
         if kind == "auth-header" and not m.group("scheme") and len(value) < 8:
             continue  # `Authorization: required` and the like
         out += (text[pos:start], "***" if kind == "url-credentials" else seen.mark(kind))
@@ -262,9 +276,11 @@ def sanitize(text: str) -> str:
     """`text` without invisible/bidi characters and without HTML comments (SECURITY.md §3)."""
     if not text.isascii():
         text = _INVISIBLE.sub("", text)
-    if "<!--" in text:
+    for _ in range(3):  # removing `<!--a-->` from `<!<!--a-->--` forms a new opener
+        if "<!--" not in text:
+            return text
         text = _COMMENT.sub("", text)
-    return text
+    return text[: text.find("<!--")] if "<!--" in text else text  # still nested: hide the rest
 
 
 def clean_for_model(text: str) -> Redacted:
