@@ -56,7 +56,7 @@ _SUMMARY = re2.compile(
     r"|^\s*● |^\s*✕ |^\s*\d+\) |AssertionError|\bassert(?:ion)? failed|^\s*Expected\b.*|^\s*Received\b"
     r"|^npm ERR! |\berror TS\d+|^ERROR:|^Error: |Exception in thread|^\s*[\w.$]*(?:Error|Exception): "
     r"|^\* What went wrong:|^Execution failed for task|^> There were failing tests|^\S.* > .* FAILED$"
-    r"|^=+ (?:FAILURES|ERRORS) =+$|^_{2,} .+ _{2,}$|^\s*\d+ failing\b|^\s*\d+ (?:tests? )?failed\b|^Tests:\s+\d+ failed|^test result: FAILED",
+    r"|\*\*\* FAILED \*\*\*|^\s*✗ |==\d+==ERROR: |\bSegmentation fault\b|^=+ (?:FAILURES|ERRORS) =+$|^_{2,} .+ _{2,}$|^\s*\d+ failing\b|^\s*\d+ (?:tests? )?failed\b|^Tests:\s+\d+ failed|^test result: FAILED",
 )
 _ERRORISH = re2.compile(
     r"(?i)\b(?:error|errors|fail|failed|failure|fatal|exception|panic|traceback|assert\w*|"
@@ -79,6 +79,8 @@ _NOISE = re2.compile(
     r"requirement already satisfied|using cached|\[info\] download|remote: (?:counting|compressing)"
     r"|npm (?:warn|notice|http)|\(reading database)|\d{1,3}%\s*[|\[]|[█▓▒░#=>.\- ]{20,}$"
 )
+# sbt and Maven put a level tag before the tool's own line; summaries are matched without it.
+_LEVEL = re.compile(r"^\[(?i:info|error|warn|warning)\]\s+")
 _SHAPE_WORD = re.compile(r"^[A-Za-z!:\[\]-]+$")
 _NAME = re.compile(r"\w+")
 _STEP_START = re.compile(r"^##\[group\]Run |^\$ \S")  # a GitHub Actions step; a Travis command
@@ -161,7 +163,7 @@ def _scores(nums: list[int], texts: list[str], verdict: Verdict) -> tuple[list[f
         b = body(t)
         if _BOILERPLATE.search(b):
             continue
-        if _SUMMARY.search(b) or (t.startswith("##[error]") and b.strip()):
+        if _SUMMARY.search(_LEVEL.sub("", b)) or (t.startswith("##[error]") and b.strip()):
             # The 200th failure of the same shape tells less than the first: fade repeats.
             key = _shape(b)[:2]
             seen[key] = seen.get(key, 0) + 1
