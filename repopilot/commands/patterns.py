@@ -118,7 +118,7 @@ def load_all(files: list[Path]) -> tuple[list[Pattern], list[Problem]]:
 def lint(patterns: list[Pattern], slow_ms: float) -> list[Problem]:
     out: list[Problem] = []
     for p in patterns:
-        if not p.literals:
+        if not p.literals and not getattr(p, "needle_re", None):
             out.append(
                 Problem(
                     p.source,
