@@ -16,7 +16,7 @@ import regex
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from repopilot.prefilter import required_literals
+from repopilot.prefilter import required_literals, usable
 from repopilot.records import CATEGORIES, INFRA_CATEGORIES
 
 
@@ -59,6 +59,7 @@ class PatternSpec(_Strict):
     step: str | None = None
     context: ContextSpec | None = None
     prefilter: list[str] | None = None
+    prefilter_regex: str | None = None  # RE2 syntax, unanchored: for patterns with no fixed word
     case_insensitive: bool = False
     examples: Examples
 
@@ -85,9 +86,10 @@ class Pattern:
     regexes: tuple[Any, ...]  # compiled `regex` patterns
     step_re: Any | None
     until_re: Any | None
-    literals: tuple[
-        str, ...
-    ]  # any one of these must occur (lowercased) for a line to be a candidate
+    # A line is a candidate when it contains one of `literals` (lowercased) or, for patterns with
+    # no fixed word, when `needle_re` (RE2, case-insensitive) matches it.
+    literals: tuple[str, ...]
+    needle_re: str | None = None
 
     @property
     def id(self) -> str:
@@ -166,8 +168,19 @@ def load_file(path: Path) -> list[Pattern]:
         step_re = _compile(spec.step, where, spec.id, regex.IGNORECASE) if spec.step else None
         until = spec.context.until if spec.context else None
         until_re = _compile(until, where, spec.id) if until else None
-        if spec.prefilter:
+        if spec.prefilter_regex:
+            literals = ()
+            _check_re2(spec.prefilter_regex, where, spec.id)
+        elif spec.prefilter:
             literals = tuple(s.lower() for s in spec.prefilter)
+            weak = [s for s in literals if not usable(s)]
+            if weak:
+                raise PatternError(
+                    f"{where}: pattern {spec.id}: prefilter literal {weak[0]!r} is too common to "
+                    "prefilter with (need 4+ characters, 3+ letters or digits, not a common word); "
+                    "use a longer literal, or `prefilter_regex:` (RE2, unanchored, e.g. "
+                    "'\\.go:\\d+:\\d+: ')"
+                )
         else:
             lits: list[str] = []
             for e in exprs:
@@ -177,8 +190,36 @@ def load_file(path: Path) -> list[Pattern]:
                     break
                 lits.extend(found)
             literals = tuple(dict.fromkeys(lits))
-        out.append(Pattern(spec, where, pf.ecosystem, regexes, step_re, until_re, literals))
+            if not literals:
+                raise PatternError(
+                    f"{where}: pattern {spec.id}: no selective literal can be derived from its "
+                    "regex; add `prefilter: [...]` (strings one of which every match contains) or "
+                    "`prefilter_regex:` (RE2, unanchored)"
+                )
+        out.append(
+            Pattern(
+                spec,
+                where,
+                pf.ecosystem,
+                regexes,
+                step_re,
+                until_re,
+                literals,
+                spec.prefilter_regex,
+            )
+        )
     return out
+
+
+def _check_re2(expr: str, where: str, pid: str) -> None:
+    import re2
+
+    if expr.startswith("^") or expr.endswith("$"):
+        raise PatternError(f"{where}: pattern {pid}: prefilter_regex must not be anchored")
+    try:
+        re2.compile(expr)
+    except re2.error as exc:
+        raise PatternError(f"{where}: pattern {pid}: prefilter_regex is not RE2: {exc}") from None
 
 
 def load_library(directory: Path | str | None = None) -> list[Pattern]:
@@ -213,8 +254,8 @@ def check_examples(p: Pattern) -> list[str]:
         if m is None:
             problems.append(f"{p.source}: {p.id}: example should match: {line!r}")
             continue
-        if p.literals and not any(lit in text.lower() for lit in p.literals):
-            problems.append(f"{p.source}: {p.id}: prefilter literals {p.literals} miss: {line!r}")
+        if not _prefilter_hits(p, text):
+            problems.append(f"{p.source}: {p.id}: its prefilter misses: {line!r}")
         got = {k: v for k, v in m.groupdict().items() if v is not None}
         for key, value in want.items():
             if got.get(key) != value:
@@ -226,6 +267,14 @@ def check_examples(p: Pattern) -> list[str]:
         if _first_match(p, body(display(line))) is not None:
             problems.append(f"{p.source}: {p.id}: example should not match: {line!r}")
     return problems
+
+
+def _prefilter_hits(p: Pattern, text: str) -> bool:
+    if p.needle_re:
+        import re2
+
+        return re2.search("(?i)" + p.needle_re, text) is not None
+    return any(lit in text.lower() for lit in p.literals)
 
 
 def _first_match(p: Pattern, text: str) -> Any:

@@ -16,7 +16,18 @@ MIN_LEN = 4
 MIN_ALNUM = 3  # ' - ' or '.py' would make nearly every line a candidate
 
 
-def _usable(lit: str) -> bool:
+# Words so common in CI output that a literal made of them selects a large share of all lines.
+WEAK = frozenset(
+    "info http https note need with from line code file test tests warn true false none null "
+    "npm  build main.".split(" ")
+)
+
+
+def usable(lit: str) -> bool:
+    """A literal selective enough to keep most lines away from the confirming regexes."""
+    low = lit.lower()
+    if low in WEAK or low.strip() in WEAK:
+        return False
     return len(lit) >= MIN_LEN and sum(c.isalnum() for c in lit) >= MIN_ALNUM
 
 
@@ -27,7 +38,7 @@ def _seq(items: list) -> tuple[str, ...] | None:
 
     def consider(cands: tuple[str, ...] | None) -> None:
         nonlocal best
-        if cands and all(_usable(c) for c in cands):
+        if cands and all(usable(c) for c in cands):
             if best is None or min(map(len, cands)) > min(map(len, best)):
                 best = cands
 

@@ -82,27 +82,30 @@ class Scanner:
     def __init__(self, patterns: list[Pattern], timeout: float = 0.05):
         self.patterns = patterns
         self.timeout = timeout
-        lits: dict[str, list[int]] = {}
+        # needles: RE2 expressions (escaped literals or a pattern's prefilter_regex) -> patterns
+        needles: dict[str, list[int]] = {}
         self.always: list[int] = []
         for i, p in enumerate(patterns):
-            if not p.literals:
+            if p.needle_re:
+                needles.setdefault(p.needle_re, []).append(i)
+            elif not p.literals:
                 self.always.append(i)
             for lit in p.literals:
-                lits.setdefault(lit, []).append(i)
+                needles.setdefault(re2.escape(lit), []).append(i)
         for lit in GENERIC + _SIGNALS:
-            lits.setdefault(lit, [])
-        self.lit_list = list(lits)
-        self.by_lit = [lits[s] for s in self.lit_list]
+            needles.setdefault(re2.escape(lit), [])
+        self.needles = list(needles)
+        self.by_lit = [needles[s] for s in self.needles]
         opts = re2.Options()
         opts.max_mem = 1 << 28
         opts.case_sensitive = False
-        alternation = b"|".join(re2.escape(s.encode("utf-8")) for s in self.lit_list)
+        alternation = "|".join(f"(?:{n})" for n in self.needles).encode("utf-8")
         self._scan = re2.compile(alternation if not self.always else b"(?m)^", opts)
         self._set = re2.Set.SearchSet(opts)
-        for s in self.lit_list:
-            self._set.Add(re2.escape(s))
+        for n in self.needles:
+            self._set.Add(n)
         self._set.Compile()
-        self._generic = {self.lit_list.index(g) for g in GENERIC}
+        self._generic = {self.needles.index(re2.escape(g)) for g in GENERIC}
 
     def scan(self, job: JobLog) -> ScanResult:
         res = ScanResult()
