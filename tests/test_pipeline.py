@@ -1,0 +1,223 @@
+"""triage(): who goes to the LLM, and what the result says after it answered (or did not).
+
+The pattern library is a small one written here (tmp_path), so these tests do not move when the
+bundled library grows; the model is the scripted provider, a real implementation of the LLM seam.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from repopilot.llm.base import ChatResponse, LLMError, ToolCall
+from repopilot.llm.scripted import ScriptedLLM
+from repopilot.pipeline import should_escalate, triage
+from repopilot.records import Verdict
+
+LIBRARY = """\
+ecosystem: demo
+patterns:
+  - id: demo.test.failed
+    category: test_failure
+    regex: '^TEST FAILED: (?P<test>\\S+)$'
+    priority: 80
+    title: 'test {test} failed'
+    examples:
+      match: ['TEST FAILED: t_one']
+      no_match: ['TEST PASSED: t_one']
+  - id: demo.flaky.maybe
+    category: test_failure
+    regex: '^MAYBE FLAKY: (?P<test>\\S+)$'
+    ambiguous: true
+    title: 'test {test} failed, perhaps flaky'
+    examples:
+      match: ['MAYBE FLAKY: t_two']
+      no_match: ['FLAKY']
+  - id: demo.net.down
+    category: network
+    regex: '^fetch: connection refused by (?P<host>\\S+)$'
+    title: 'network: {host} refused'
+    examples:
+      match: ['fetch: connection refused by example.org']
+      no_match: ['fetch: ok']
+"""
+
+
+def job_log(path: Path, *body: str) -> str:
+    lines = ["##[group]Run ./ci.sh", "./ci.sh", "##[endgroup]", *body]
+    lines += ["##[error]Process completed with exit code 1.", "Cleaning up orphan processes"]
+    stamped = [f"2025-05-06T07:08:{i % 60:02d}.0000000Z {t}" for i, t in enumerate(lines)]
+    path.write_text("\n".join(stamped) + "\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def env(tmp_path: Path):
+    patterns = tmp_path / "patterns"
+    patterns.mkdir()
+    (patterns / "demo.yaml").write_text(LIBRARY, encoding="utf-8")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "app.py").write_text("def total(items):\n    return sum(items[1:])\n")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    return {"patterns": patterns, "repo": repo, "traces": tmp_path / "runs", "tmp": tmp_path}
+
+
+def run(env, log: str, llm, **kw):
+    return triage(
+        log, env["repo"], llm=llm, patterns_dir=env["patterns"], trace_dir=env["traces"], **kw
+    )
+
+
+def answer(diagnosis: str, category: str = "config_error") -> ChatResponse:
+    text = json.dumps({"diagnosis": diagnosis, "category": category, "confidence": 0.7})
+    return ChatResponse(text=text)
+
+
+def read_trace(path: str | None) -> dict:
+    assert path is not None
+    return json.loads(Path(path).read_text())
+
+
+def unknown_log(env) -> str:
+    return job_log(
+        env["tmp"] / "unknown.log",
+        "starting frobnicator",
+        "frobnicator: widget misaligned at stage 3 (see app.py:2)",
+    )
+
+
+def test_pattern_decided_failure_makes_zero_llm_calls(env):
+    log = job_log(env["tmp"] / "decided.log", "running", "TEST FAILED: t_one")
+    llm = ScriptedLLM([answer("should never be asked")])
+    (result,) = run(env, log, llm)
+    assert llm.calls == []
+    assert result.escalated is False and result.diagnosis is None
+    assert result.verdict.decided_by == "pattern"
+    assert result.verdict.pattern_id == "demo.test.failed"
+    trace = read_trace(result.trace)
+    assert [s["type"] for s in trace["steps"]] == ["classify", "decision"]
+    assert trace["steps"][0]["result"]["pattern_id"] == "demo.test.failed"
+    assert trace["usage"]["llm_calls"] == 0
+    assert Path(result.trace).parent == env["traces"]
+
+
+def test_unknown_failure_is_escalated_and_the_model_decides(env):
+    llm = ScriptedLLM([answer("stage 3 reads items[1:], dropping the first widget")])
+    (result,) = run(env, unknown_log(env), llm)
+    assert len(llm.calls) == 1
+    assert result.escalated is True
+    assert result.verdict.decided_by == "llm"
+    assert result.verdict.category == "config_error"
+    assert result.diagnosis == "stage 3 reads items[1:], dropping the first widget"
+    # The first message carries the verdict and the numbered, fenced evidence window.
+    goal = llm.calls[0].messages[1].content
+    assert "5| frobnicator: widget misaligned at stage 3" in goal
+    assert "unknown" in goal
+    trace = read_trace(result.trace)
+    types = [s["type"] for s in trace["steps"]]
+    assert types[0] == "classify" and "llm_call" in types
+    window = next(
+        s["result"] for s in trace["steps"] if (s["result"] or {}).get("event") == "evidence-window"
+    )
+    assert any(a <= 5 <= b for a, b in window["line_ranges"])
+    assert result.contract()["trace"] == result.trace
+
+
+def test_ambiguous_pattern_is_escalated_by_default(env):
+    log = job_log(env["tmp"] / "amb.log", "MAYBE FLAKY: t_two")
+    llm = ScriptedLLM([answer("a timing-dependent assertion", "test_failure")])
+    (result,) = run(env, log, llm)
+    assert len(llm.calls) == 1 and result.escalated
+    assert result.verdict.category == "test_failure" and result.verdict.decided_by == "llm"
+
+
+def test_fixable_also_escalates_code_failures_but_auto_does_not(env):
+    log = job_log(env["tmp"] / "code.log", "TEST FAILED: t_one")
+    auto = ScriptedLLM([answer("x")])
+    assert run(env, log, auto)[0].escalated is False and auto.calls == []
+    fixable = ScriptedLLM([answer("t_one asserts the old total", "test_failure")])
+    (result,) = run(env, log, fixable, escalate="fixable")
+    assert len(fixable.calls) == 1 and result.escalated
+
+
+def test_infra_failures_never_escalate(env):
+    log = job_log(env["tmp"] / "net.log", "fetch: connection refused by example.org")
+    llm = ScriptedLLM([answer("x")])
+    (result,) = run(env, log, llm, escalate="fixable")
+    assert llm.calls == [] and result.escalated is False
+    assert result.verdict.category == "network"
+    assert read_trace(result.trace)["outcome"] == "infra-not-escalated"
+
+
+def test_llm_failure_keeps_the_deterministic_verdict(env):
+    llm = ScriptedLLM([LLMError("http-500", "upstream down")])
+    (result,) = run(env, unknown_log(env), llm)
+    assert result.escalated is True  # the LLM was asked, even though it failed
+    assert result.diagnosis is None
+    assert result.verdict.decided_by == "none" and result.verdict.category == "unknown"
+    trace = read_trace(result.trace)
+    assert any("llm-unavailable" in (s["error"] or "") for s in trace["steps"])
+
+
+def test_category_outside_the_taxonomy_is_not_taken(env):
+    llm = ScriptedLLM([answer("the widget is cursed", "cursed_widget")])
+    (result,) = run(env, unknown_log(env), llm)
+    assert result.verdict.decided_by == "llm" and result.diagnosis == "the widget is cursed"
+    assert result.verdict.category == "unknown"
+
+
+def test_without_an_llm_nothing_is_escalated(env):
+    (result,) = run(env, unknown_log(env), None)
+    assert result.escalated is False and result.verdict.category == "unknown"
+    assert read_trace(result.trace)["outcome"] == "no-llm-configured"
+
+
+def test_agent_tools_read_the_checkout_and_the_log(env):
+    """A tool round trip through the real Toolbox: read_file on the repo, get_log on the job."""
+    llm = ScriptedLLM(
+        [
+            ChatResponse(
+                tool_calls=(ToolCall(id="c1", name="read_file", arguments={"path": "app.py"}),)
+            ),
+            ChatResponse(
+                tool_calls=(
+                    ToolCall(id="c2", name="get_log", arguments={"start_line": 4, "end_line": 6}),
+                )
+            ),
+            answer("app.py:2 drops the first item", "test_failure"),
+        ]
+    )
+    (result,) = run(env, unknown_log(env), llm)
+    assert result.verdict.category == "test_failure"
+    observations = [m.content for m in llm.calls[2].messages if m.role == "tool"]
+    assert "return sum(items[1:])" in observations[0]
+    assert "frobnicator: widget misaligned" in observations[1]
+
+
+def test_unknown_escalate_mode_is_refused(env):
+    with pytest.raises(ValueError, match="escalate"):
+        run(env, unknown_log(env), None, escalate="always")
+
+
+@pytest.mark.parametrize(
+    ("verdict", "mode", "expected"),
+    [
+        (dict(category="unknown"), "auto", True),
+        (dict(category="unknown", kind="infra"), "auto", False),
+        (dict(category="no_failure"), "fixable", False),
+        (dict(category="test_failure", kind="code"), "auto", False),
+        (dict(category="test_failure", kind="code"), "fixable", True),
+        (dict(category="test_failure", kind="flaky"), "fixable", False),
+        (dict(category="compile_error", kind="code", ambiguous=True), "auto", True),
+        (dict(category="runner_infra", ambiguous=True), "fixable", False),
+        (dict(category="timeout_cancelled", kind="code"), "fixable", False),
+        (dict(category="oom_disk"), "fixable", False),
+        (dict(category="permission_secret"), "fixable", False),
+    ],
+)
+def test_should_escalate(verdict, mode, expected):
+    assert should_escalate(Verdict(source="x", **verdict), mode) is expected
