@@ -1,7 +1,7 @@
 """triage(): who goes to the LLM, and what the result says after it answered (or did not).
 
-The pattern library is a small one written here (tmp_path), so these tests do not move when the
-bundled library grows; the model is the scripted provider, a real implementation of the LLM seam.
+The pattern library is a small fixture (tests/fixtures/context/patterns), so these tests do not
+move when the bundled library grows; the model is the scripted provider, a real implementation of the LLM seam.
 """
 
 from __future__ import annotations
@@ -17,33 +17,7 @@ from repopilot.llm.scripted import ScriptedLLM
 from repopilot.pipeline import should_escalate, triage
 from repopilot.records import Verdict
 
-LIBRARY = """\
-ecosystem: demo
-patterns:
-  - id: demo.test.failed
-    category: test_failure
-    regex: '^TEST FAILED: (?P<test>\\S+)$'
-    priority: 80
-    title: 'test {test} failed'
-    examples:
-      match: ['TEST FAILED: t_one']
-      no_match: ['TEST PASSED: t_one']
-  - id: demo.flaky.maybe
-    category: test_failure
-    regex: '^MAYBE FLAKY: (?P<test>\\S+)$'
-    ambiguous: true
-    title: 'test {test} failed, perhaps flaky'
-    examples:
-      match: ['MAYBE FLAKY: t_two']
-      no_match: ['FLAKY']
-  - id: demo.net.down
-    category: network
-    regex: '^fetch: connection refused by (?P<host>\\S+)$'
-    title: 'network: {host} refused'
-    examples:
-      match: ['fetch: connection refused by example.org']
-      no_match: ['fetch: ok']
-"""
+PATTERNS = Path(__file__).parent / "fixtures" / "context" / "patterns"
 
 
 def job_log(path: Path, *body: str) -> str:
@@ -56,14 +30,11 @@ def job_log(path: Path, *body: str) -> str:
 
 @pytest.fixture
 def env(tmp_path: Path):
-    patterns = tmp_path / "patterns"
-    patterns.mkdir()
-    (patterns / "demo.yaml").write_text(LIBRARY, encoding="utf-8")
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "app.py").write_text("def total(items):\n    return sum(items[1:])\n")
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    return {"patterns": patterns, "repo": repo, "traces": tmp_path / "runs", "tmp": tmp_path}
+    return {"patterns": PATTERNS, "repo": repo, "traces": tmp_path / "runs", "tmp": tmp_path}
 
 
 def run(env, log: str, llm, **kw):
