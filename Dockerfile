@@ -9,24 +9,32 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1
 
-WORKDIR /opt/repopilot
+WORKDIR /tmp/build
 
 # Dependencies first (their own layer): every file is hash-checked, wheels only, no resolver.
 COPY requirements.lock ./
 RUN pip install --no-deps --require-hashes -r requirements.lock
 
 # The project itself: a regular (non-editable) install built with the locked setuptools, so the
-# build fetches nothing unpinned.
+# build fetches nothing unpinned. The sources are removed afterwards and the import is checked
+# from `/`, so only the installed copy exists.
 COPY pyproject.toml README.md ./
 COPY repopilot ./repopilot
 COPY patterns ./patterns
 RUN pip install --no-deps --no-build-isolation . \
-    && python -c "import repopilot.cli"
+    && cd / && rm -rf /tmp/build \
+    && python -I -c "import repopilot.cli, repopilot.comment"
 
-# User: the image keeps the default root user on purpose. GitHub runs Docker container actions
-# with `--workdir /github/workspace` and mounts the workspace, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY
-# and the event file owned by the runner's uid (1001 on hosted runners); a fixed non-root uid
-# here cannot write the output and summary files on every runner, and GitHub's docs advise
-# against USER in action Dockerfiles. Containment comes from elsewhere: the code never executes
-# anything from the checkout, and the job's token scope is set by the workflow.
-ENTRYPOINT ["python", "-m", "repopilot", "action"]
+WORKDIR /
+
+# User: the default root user, on purpose. GitHub's Dockerfile support for actions says Docker
+# actions must run as the default Docker user (root) and not use USER, or they cannot access
+# GITHUB_WORKSPACE: the runner mounts the workspace, the event file and the GITHUB_OUTPUT /
+# GITHUB_STEP_SUMMARY files owned by its own account. Containment comes from elsewhere: nothing
+# from the checkout is executed (see -I below) and the workflow sets the token's scope.
+
+# `-I` (isolated mode): GitHub starts the container with the workspace as working directory, and
+# `python -m` would otherwise import a `repopilot/` package from there first, i.e. run code from
+# the checked-out PR. It also ignores PYTHON* variables a workflow might pass in. `-u` replaces
+# PYTHONUNBUFFERED, which -I ignores, so `::error::` lines and logs stay in order.
+ENTRYPOINT ["python", "-I", "-u", "-m", "repopilot", "action"]

@@ -30,6 +30,7 @@ from repopilot.comment_marker import (
     verify_marker,
 )
 from repopilot.comment_sections import (
+    CONTEXT_LINES,
     JobReport,
     JobView,
     ProposalView,
@@ -62,7 +63,7 @@ __all__ = [
     "verify_marker",
 ]
 
-_CONTEXT_LEVELS = (12, 4, 0)
+_CONTEXT_LEVELS = (CONTEXT_LINES, 4, 0)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import string
 MAX_BODY = 65_536
 """GitHub's limit on a comment body, in characters."""
 
-_ESCAPE = {c: "\\" + c for c in string.punctuation}
+_ESCAPE = str.maketrans({c: "\\" + c for c in string.punctuation})
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _MENTION = re.compile(r"@(?=[A-Za-z0-9_])")
 _REFERENCE = re.compile(r"#(?=[0-9])")
@@ -40,7 +40,7 @@ def clip(text: str, limit: int) -> str:
 def _inline(line: str) -> str:
     line = _MENTION.sub("\uff20", line)
     line = _REFERENCE.sub("\uff03", line)
-    return "".join(_ESCAPE.get(c, c) for c in line)
+    return line.translate(_ESCAPE)
 
 
 def text(value: str, limit: int = 300) -> str:

@@ -19,6 +19,7 @@ from repopilot.redact import clean_for_model
 
 MAX_DIFF_CHARS = 40_000  # a larger diff cannot be shown in full next to anything else
 CONTEXT_CHARS = 400
+CONTEXT_LINES = 12  # at most this many context lines around the evidence are ever shown
 
 
 class JobReport(BaseModel):
@@ -125,8 +126,11 @@ def build_view(job: JobReport) -> JobView:
     count = [0]
     r, v = job.result, job.result.verdict
     ev = tuple(Evidence(line=e.line, text=_clean(e.text, count)) for e in v.evidence[:3])
+    centre = ev[0].line if ev else (v.context[0].line if v.context else 0)
+    near = sorted(v.context, key=lambda e: (abs(e.line - centre), e.line))[:CONTEXT_LINES]
     ctx = tuple(
-        Evidence(line=e.line, text=md.clip(_clean(e.text, count), CONTEXT_CHARS)) for e in v.context
+        Evidence(line=e.line, text=md.clip(_clean(e.text, count), CONTEXT_CHARS))
+        for e in sorted(near, key=lambda e: e.line)
     )
     proposal = None
     if r.proposal is not None:
