@@ -4,6 +4,9 @@
 line-by-line reader (every line accounted for, hunk counts exact), `unidiff`, and git itself
 (`git apply --numstat`, which lists the paths git would write). With a checkout it also runs
 `git apply --check` there and refuses paths that resolve outside it or through a symlink.
+
+Known limit: unidiff misreads a `diff --git` line whose path contains ` b/` (`a b/x`), so such
+diffs are refused as `parse-error` (safe, but a legitimate diff there cannot be proposed).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class Refused(Exception):
     """One rejection: a reason code of DESIGN.md and a one-line detail."""
 
     def __init__(self, reason: str, detail: str) -> None:
+        detail = (detail.strip().splitlines() or [reason])[0][:300]
         super().__init__(f"{reason}: {detail}")
         self.reason, self.detail = reason, detail
 
@@ -55,6 +59,7 @@ _PROTECTED_NAMES = frozenset(
 )
 _MODES = {"100644": None, "100755": None, "120000": "symlink", "160000": "submodule"}
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(?: |$)")
+_DATE = re.compile(r"\d{4}-\d\d-\d\d[ T]")
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _EXTENDED = re.compile(
     r"(?P<mode>old mode|new mode|deleted file mode|new file mode) (?P<m>\d+)"
@@ -77,15 +82,21 @@ class _Section:
     plus_seen: bool = False
     moves: dict[str, str] = field(default_factory=dict)  # rename/copy from/to
     copy: bool = False
+    created: bool = False  # `new file mode`
+    deleted: bool = False  # `deleted file mode`
     hunks: int = 0
     changed: int = 0
 
     @property
     def source(self) -> str | None:
+        if self.created:
+            return None
         return self.moves.get("from", self.old if self.plus_seen else self.names[0])
 
     @property
     def target(self) -> str | None:
+        if self.deleted:
+            return None
         return self.moves.get("to", self.new if self.plus_seen else self.names[-1])
 
 
@@ -112,9 +123,20 @@ def _unquote(raw: str, where: str) -> str:
     return out.decode("utf-8", "replace")
 
 
-def _strip(raw: str, prefix: str, where: str) -> str | None:
-    """The path of a `---`/`+++` name (None for /dev/null), its `a/`/`b/` prefix removed."""
-    name = _unquote(raw.split("\t")[0] if not raw.startswith('"') else raw, where)
+def _strip(raw: str, prefix: str, where: str, tabbed: bool = True) -> str | None:
+    """The path of a `---`/`+++` name (None for /dev/null), its `a/`/`b/` prefix removed.
+
+    `tabbed`: a tab may end the name (git adds one after names with spaces, `diff -u` a date).
+    """
+    if raw.startswith('"'):  # git ends a name with a space by a tab: `+++ "b/\303\251 t"\t`
+        q = _QUOTED.match(raw)
+        if q is None or raw[q.end() :][:1] not in ("", "\t"[: int(tabbed)]):
+            raise Refused("parse-error", f"{where}: bad quoted path")
+        name, tail = _unquote(q.group(0), where), raw[q.end() + 1 :]
+    else:
+        name, _, tail = raw.partition("\t") if tabbed else (raw, "", "")
+    if tail and not _DATE.match(tail):
+        raise Refused("path-escape", f"{where}: tab inside the path {raw!r}")
     if name == "/dev/null":
         return None
     if name.startswith("/"):
@@ -136,7 +158,7 @@ def _header_names(rest: str, where: str) -> list[str]:
         raise Refused("parse-error", f"{where}: cannot read the file names of `diff --git`")
     names = []
     for left, right in pairs:
-        names += [_strip(left, "a/", where), _strip(right, "b/", where)]
+        names += [_strip(left, "a/", where, False), _strip(right, "b/", where, False)]
     return [n for n in names if n is not None]
 
 
@@ -214,6 +236,8 @@ def _read(diff: str) -> list[_Section]:
                 raise Refused("parse-error", f"{where}: unsupported file mode {mode}")
             if mode is not None and _MODES[mode]:
                 raise Refused(_MODES[mode], f"{where}: mode {mode} ({_MODES[mode]})")
+            cur.created |= line.startswith("new file mode")
+            cur.deleted |= line.startswith("deleted file mode")
             if m["path"] is not None:
                 end = line.split(" ")[1]  # from / to
                 cur.moves[end] = _unquote(m["path"], where)
@@ -387,7 +411,8 @@ def _patch(text: str, hunks, path: str) -> str:
                 pre.append(value)
             if ln.line_type != "-":
                 post.append(value)
-        trailing = next((i for i, ln in enumerate(reversed(body)) if ln.line_type in "+-"), 0)
+        types = [ln.line_type for ln in body if ln.line_type != "\\"]
+        trailing = next((i for i, t in enumerate(reversed(types)) if t != " "), 0)
         at = h.source_start - 1 if h.source_length else h.source_start
         try:
             at = _find(lines, pre, at, cur, h.source_start <= 1, trailing == 0)

@@ -247,7 +247,8 @@ def test_fence_wraps_with_a_fresh_nonce() -> None:
     m = re.fullmatch(r"<(untrusted-log-excerpt-[0-9a-f]{16})>\ndata\n</\1>", a)
     assert m, a
     assert a != b
-    assert fence("", "x").endswith("</" + fence("", "x").split(">")[0][1:] + ">") is False
+    assert re.fullmatch(r"<(untrusted-x-[0-9a-f]{16})>\n</\1>", fence("", "x"))
+    assert re.fullmatch(r"<(untrusted-x-[0-9a-f]{16})>\nend\n</\1>", fence("end\n", "x"))
 
 
 def test_fence_neutralizes_imitated_markers() -> None:
