@@ -2,19 +2,24 @@
 
 Pure function over `(number, display_text)` lines and the deterministic Verdict; no I/O.
 
-How lines are chosen. Every line gets a score: the verdict's evidence (1000) and pattern context
-(800), summary lines a person looks for first (pytest's short summary and `E` lines, `Tests run:`
-with failures, `--- FAIL`, `error[E..]`, `file:line: error`, tracebacks, `##[error]`: 500),
-other error-like lines (150) and the tail of the failing step before its exit-code line (300,
-fading). A line's priority is the best score of any anchor near it, less a decay per line of
-distance (slower after an anchor than before it: the message, caret and stack come after the
-error line). Lines are taken by priority until the token budget is spent, then printed in log
-order. Noise (downloads, progress bars, package-manager chatter) is never taken unless it is
-evidence; in runs of at least RUN_MIN lines of the same shape only the first and last few are
-candidates, and the gap prints as `... N similar lines ...`.
+How lines are chosen. Anchors get a score: the verdict's evidence (1000) and pattern context (800);
+summary lines a person looks for first (500: pytest's short summary, `E` lines and section
+headers, `Tests run:` with failures, `--- FAIL`, `error[E..]`, `file:line: error`, tracebacks,
+`##[error]`, ...; the same kind of line repeated fades to 300); other error-like lines (150);
+the failing step's tail before its exit-code line (300, fading). Anchors outside the failing step
+count half. Lines are then taken in two rounds until the token budget is spent:
+1. cores: each strong anchor with CORE_BEFORE lines before and CORE_AFTER after (the message,
+   caret and stack follow the error line), best anchors first, so one anchor cannot starve others;
+2. wider context: every line by the best anchor score reaching it, less a decay per line of
+   distance (DECAY_AFTER after an anchor, DECAY_BEFORE before it).
+Ties go to the earlier line (the first error is usually the cause). Nothing carries past an
+exit-code line: what follows belongs to another step. Noise (downloads, progress bars, package
+managers) is never taken unless it is evidence; in runs of at least RUN_MIN lines of one shape
+(or two alternating shapes) only the first and last few are candidates, and the gap prints as
+`... N similar lines ...`. Kept lines print in log order as `<number>| <text>`.
 
-Tokens are estimated as ceil(chars / 4) over the final text (line-number prefixes and markers
-included): the usual rule of thumb for English and code with BPE tokenizers, and cheap.
+Tokens are estimated as ceil(chars / 4) over the final, redacted text (line-number prefixes and
+markers included): the usual rule of thumb for English and code with BPE tokenizers, and cheap.
 """
 
 from __future__ import annotations
@@ -37,27 +42,32 @@ DECAY_AFTER, DECAY_BEFORE = 3, 10  # priority lost per line of distance from an 
 TAIL_LINES = 40  # lines before an exit-code line that count as the failing step's tail
 CORE_BEFORE, CORE_AFTER, CORE_MIN = 3, 12, 200  # an anchor's close surroundings; who gets one
 
-S_EVIDENCE, S_EVIDENCE_MORE, S_CONTEXT, S_SUMMARY, S_TAIL, S_ERRORISH = (
-    1000,
-    900,
-    800,
-    500,
-    300,
-    150,
-)
+S_EVIDENCE, S_EVIDENCE_MORE, S_CONTEXT = 1000, 900, 800
+S_SUMMARY, S_TAIL, S_ERRORISH = 500, 300, 150
 
-# re2: linear time and ~5x faster than `re` on these wide alternations.
-_SUMMARY = re2.compile(
-    r"short test summary info|^(?:FAILED|ERROR)\s+\S|^=+ .*\b(?:failed|errors?)\b.* =+$"
-    r"|^E\s{2,}\S|Traceback \(most recent call last\)|^\S+:\d+: \w*(?:Error|Exception)\b"
-    r"|Tests run: \d+, Failures: (?:[1-9]|\d+, Errors: [1-9])|<<< (?:FAILURE|ERROR)!"
-    r"|^\s*--- FAIL|^FAIL\s|^panic: |error\[E\d+\]|^error(?:\[|:)|^\S+?:\d+(?::\d+)?:? (?:fatal )?error"
-    r"|^\S+\.\w+:\[?\d+[,:]\d+\]?:? |\bBUILD FAILED\b|FAILURE: Build failed|Failed to execute goal"
-    r"|^\s*● |^\s*✕ |^\s*\d+\) |AssertionError|\bassert(?:ion)? failed|^\s*Expected\b.*|^\s*Received\b"
-    r"|^npm ERR! |\berror TS\d+|^ERROR:|^Error: |Exception in thread|^\s*[\w.$]*(?:Error|Exception): "
-    r"|^\* What went wrong:|^Execution failed for task|^> There were failing tests|^\S.* > .* FAILED$"
-    r"|\*\*\* FAILED \*\*\*|^\s*✗ |==\d+==ERROR: |\bSegmentation fault\b|^=+ (?:FAILURES|ERRORS) =+$|^_{2,} .+ _{2,}$|^\s*\d+ failing\b|^\s*\d+ (?:tests? )?failed\b|^Tests:\s+\d+ failed|^test result: FAILED",
+# What a person looks at first, by tool. Written from how each tool formats its output.
+_SUMMARY_PARTS = (
+    # pytest / unittest / Python
+    r"short test summary info|^(?:FAILED|ERROR)\s+\S|^=+ .*\b(?:failed|errors?)\b.* =+$",
+    r"^=+ (?:FAILURES|ERRORS) =+$|^_{2,} .+ _{2,}$|^E\s{2,}\S|Traceback \(most recent call last\)",
+    r"^\S+:\d+: \w*(?:Error|Exception)\b|^\s*[\w.$]*(?:Error|Exception): |AssertionError",
+    # JVM: surefire, gradle, scalatest
+    r"Tests run: \d+, Failures: (?:[1-9]|\d+, Errors: [1-9])|<<< (?:FAILURE|ERROR)!",
+    r"Failed to execute goal|\bBUILD FAILED\b|FAILURE: Build failed|^\* What went wrong:",
+    r"^Execution failed for task|^> There were failing tests|^\S.* > .* FAILED$|Exception in thread",
+    r"\*\*\* FAILED \*\*\*",
+    # go, rust, C/C++ and other compilers (`file:line[:col]: error`, javac `file:[l,c]`)
+    r"^\s*--- FAIL|^FAIL\s|^panic: |error\[E\d+\]|^error(?:\[|:)|^test result: FAILED",
+    r"^\S+?:\d+(?::\d+)?:? (?:fatal )?error|^\S+\.\w+:\[?\d+[,:]\d+\]?:? ",
+    r"==\d+==ERROR: |\bSegmentation fault\b",
+    # JS/TS: jest, mocha, npm, tsc; xcpretty
+    r"^\s*● |^\s*✕ |^\s*✗ |^\s*\d+\) |^\s*\d+ failing\b|^Tests:\s+\d+ failed",
+    r"^\s*Expected\b|^\s*Received\b|^npm ERR! |\berror TS\d+",
+    # generic
+    r"^ERROR:|^Error: |\bassert(?:ion)? failed|^\s*\d+ (?:tests? )?failed\b",
 )
+# re2: linear time and ~5x faster than `re` on these wide alternations.
+_SUMMARY = re2.compile("|".join(_SUMMARY_PARTS))
 _ERRORISH = re2.compile(
     r"(?i)\b(?:error|errors|fail|failed|failure|fatal|exception|panic|traceback|assert\w*|"
     r"cannot|can't|undefined|unresolved|not found|no such|denied|refused|segmentation|killed|"
@@ -140,13 +150,14 @@ def _collapsible(texts: list[str]) -> list[bool]:
     return out
 
 
-def _failing_span(nums: list[int], texts: list[str], verdict: Verdict) -> tuple[int, int] | None:
+def _failing_span(
+    nums: list[int], texts: list[str], verdict: Verdict, exits: list[int]
+) -> tuple[int, int] | None:
     """Indices of the failing step: the verdict's, else the last step that ends in an exit code."""
     if verdict.step_lines:
         first, last = verdict.step_lines
         inside = [i for i, n in enumerate(nums) if first <= n <= last]
         return (inside[0], inside[-1]) if inside else None
-    exits = [i for i, t in enumerate(texts) if _EXIT.search(t)]
     if not exits:
         return None
     end = exits[-1]
@@ -154,7 +165,9 @@ def _failing_span(nums: list[int], texts: list[str], verdict: Verdict) -> tuple[
     return start, end
 
 
-def _scores(nums: list[int], texts: list[str], verdict: Verdict) -> tuple[list[float], list[float]]:
+def _scores(
+    nums: list[int], texts: list[str], verdict: Verdict, exits: list[int]
+) -> tuple[list[float], list[float]]:
     """(anchor score, failing-step tail score) of every line."""
     index = {n: i for i, n in enumerate(nums)}
     score = [0.0] * len(texts)
@@ -171,11 +184,10 @@ def _scores(nums: list[int], texts: list[str], verdict: Verdict) -> tuple[list[f
         elif _ERRORISH.search(b) and not _NOT_ERROR.search(b):
             score[i] = S_ERRORISH
     tail = [0.0] * len(texts)
-    exits = [i for i, t in enumerate(texts) if _EXIT.search(t)]
     for e in exits[-3:]:
         for d in range(1, min(TAIL_LINES, e) + 1):
             tail[e - d] = max(tail[e - d], S_TAIL - 5 * d)
-    span = _failing_span(nums, texts, verdict)
+    span = _failing_span(nums, texts, verdict, exits)
     if span:
         for i in range(len(texts)):
             if not span[0] <= i <= span[1]:
@@ -280,12 +292,13 @@ def build_window(
     """
     nums = [n for n, _ in lines]
     texts = [t for _, t in lines]
-    score, tail = _scores(nums, texts, verdict)
-    exits = {i for i, t in enumerate(texts) if _EXIT.search(t)}
+    exit_list = [i for i, t in enumerate(texts) if _EXIT.search(t)]
+    exits = set(exit_list)
+    score, tail = _scores(nums, texts, verdict, exit_list)
     core = _cores(score, tail, exits)
     wide = _priorities([max(a, b) for a, b in zip(score, tail, strict=True)], exits)
     similar = _collapsible(texts)
-    rank = {}
+    rank: dict[int, tuple[float, float]] = {}
     for i, t in enumerate(texts):
         if score[i] >= S_CONTEXT:
             rank[i] = (score[i], wide[i])  # evidence is kept even if it looks like noise
