@@ -25,6 +25,7 @@ from repopilot.classify import Classifier
 from repopilot.llm.base import LLM
 from repopilot.logs import JobLog, LogLine, iter_lines, open_logs
 from repopilot.patterns import load_library
+from repopilot.proposal import validator_for
 from repopilot.records import CATEGORIES, INFRA_CATEGORIES, TriageResult, Verdict
 from repopilot.trace import TraceWriter
 
@@ -136,12 +137,12 @@ def triage(
     limits: Limits | None = None,
     base_ref: str | None = None,
     classifier: Classifier | None = None,
-    validator: Callable[[Path], Validator | None] | None = None,
+    validator: Callable[[Path], Validator] | None = validator_for,
 ) -> list[TriageResult]:
     """Classify each job in `path`; escalate the allowed ones to the agent when `llm` is given.
 
     `validator(repo)` returns the diff check the agent's proposals must pass (SECURITY.md §5 and
-    `git apply --check`); without one a proposed diff is listed as rejected, never offered.
+    `git apply --check` against `repo`); with None a proposed diff is rejected, never offered.
     Raises LogError / PatternError for unusable input; LLM faults never raise (the verdict stands).
     """
     if escalate not in ESCALATE_MODES:

@@ -6,7 +6,9 @@ move when the bundled library grows; the model is the scripted provider, a real 
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -192,3 +194,61 @@ def test_unknown_escalate_mode_is_refused(env):
 )
 def test_should_escalate(verdict, mode, expected):
     assert should_escalate(Verdict(source="x", **verdict), mode) is expected
+
+
+def committed_repo(env) -> Path:
+    repo = env["repo"]
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "init"], check=True)
+    return repo
+
+
+def propose(diff: str, call_id: str) -> ChatResponse:
+    args = {"diagnosis": "app.py drops the first item", "category": "test_failure",
+            "diff": diff, "confidence": 0.8}  # fmt: skip
+    return ChatResponse(tool_calls=(ToolCall(id=call_id, name="propose_fix", arguments=args),))
+
+
+FIX = """\
+--- a/app.py
++++ b/app.py
+@@ -1,2 +1,2 @@
+ def total(items):
+-    return sum(items[1:])
++    return sum(items)
+"""
+
+WORKFLOW = """\
+--- a/.github/workflows/ci.yml
++++ b/.github/workflows/ci.yml
+@@ -1 +1 @@
+-on: push
++on: pull_request_target
+"""
+
+
+def test_a_valid_fix_becomes_a_proposal_checked_against_the_checkout(env):
+    committed_repo(env)
+    llm = ScriptedLLM([propose(FIX, "p1")])
+    (result,) = run(env, unknown_log(env), llm)
+    assert result.proposal is not None and result.rejected == ()
+    assert result.proposal.diff == FIX
+    assert result.proposal.sha256 == hashlib.sha256(FIX.encode("utf-8")).hexdigest()
+    assert re.fullmatch(r"[a-z0-9-]{6,40}", result.proposal.id)
+    assert result.proposal.files == ("app.py",)
+    wire = result.contract()["proposal"]
+    assert list(wire) == ["id", "diff", "sha256", "files"] and wire["files"] == ["app.py"]
+    # nothing is applied: the checkout is unchanged
+    assert "items[1:]" in (env["repo"] / "app.py").read_text()
+
+
+def test_a_diff_to_workflows_is_rejected_and_never_offered(env):
+    committed_repo(env)
+    (env["repo"] / ".github" / "workflows").mkdir(parents=True)
+    llm = ScriptedLLM([propose(WORKFLOW, "p1"), propose(WORKFLOW, "p2")])
+    (result,) = run(env, unknown_log(env), llm)
+    assert result.proposal is None
+    assert [r.reason for r in result.rejected] == ["protected-path", "protected-path"]
+    assert result.contract()["rejected"][0]["reason"] == "protected-path"
+    assert len(llm.calls) == 2  # the first rejection went back to the model once

@@ -64,7 +64,6 @@ def run(args) -> int:
                 escalate=args.escalate,
                 classifier=classifier,
                 limits=limits,
-                validator=_validator(),
             )
         except LogError as exc:
             raise UsageError(str(exc)) from None
@@ -74,15 +73,6 @@ def run(args) -> int:
     else:
         sys.stdout.write("\n".join(render_text(r) for r in results))
     return 0
-
-
-def _validator():
-    """The proposal check (SECURITY.md §5 + `git apply --check`), when that module is present."""
-    try:
-        from repopilot.proposal import validator_for  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return validator_for
 
 
 def render_text(r: TriageResult) -> str:
