@@ -10,6 +10,7 @@ import hashlib
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -252,3 +253,15 @@ def test_a_diff_to_workflows_is_rejected_and_never_offered(env):
     assert [r.reason for r in result.rejected] == ["protected-path", "protected-path"]
     assert result.contract()["rejected"][0]["reason"] == "protected-path"
     assert len(llm.calls) == 2  # the first rejection went back to the model once
+
+
+def test_the_pipeline_imports_no_sdk():
+    code = (
+        "import sys, repopilot.pipeline, repopilot.commands.context;"
+        "print(sorted(m for m in ('openai', 'ollama', 'github') if m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert out.stdout.strip() == "[]"
