@@ -13,7 +13,7 @@ then jobs collapse to one line each, then the last jobs are summarized. The mark
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from repopilot import comment_md as md
 from repopilot.comment_command import Command, parse_command
@@ -33,7 +33,6 @@ from repopilot.comment_sections import (
     CONTEXT_LINES,
     JobReport,
     JobView,
-    ProposalView,
     build_view,
     compact_line,
     job_section,
@@ -92,7 +91,10 @@ class CommentContext:
 def looks_like_pr_fault(results: Sequence[TriageResult]) -> bool | None:
     """True if any failure is a code failure, False if all are infrastructure or flaky,
     None when nothing tells (unknown failures only)."""
-    kinds = {kind_of(r) for r in results if r.verdict.category != "no_failure"}
+    return _fault({kind_of(r) for r in results if r.verdict.category != "no_failure"})
+
+
+def _fault(kinds: set[str | None]) -> bool | None:
     if "code" in kinds:
         return True
     if kinds and kinds <= {"infra", "flaky"}:
@@ -109,13 +111,8 @@ def _dedupe(views: list[JobView]) -> list[JobView]:
         p = view.proposal
         if p is not None and p.withheld is None:
             if p.id in seen:
-                same = seen[p.id] == p.sha256
-                p = ProposalView(
-                    p.id, p.diff, p.sha256, p.confidence, p.diagnosis,
-                    withheld=None if same else "another proposal already has its id",
-                    first=False,
-                )  # fmt: skip
-                view = JobView(**{**view.__dict__, "proposal": p})
+                clash = None if seen[p.id] == p.sha256 else "another proposal already has its id"
+                view = replace(view, proposal=replace(p, withheld=clash, first=False))
             else:
                 seen[p.id] = p.sha256
         out.append(view)
@@ -202,11 +199,9 @@ def _compose(
     sections = []
     for view in views:
         p = view.proposal
-        if p is not None and p.id in dropped and p.first and not p.withheld:
-            p = ProposalView(
-                p.id, "", p.sha256, p.confidence, p.diagnosis, "it does not fit in a comment"
-            )
-            view = JobView(**{**view.__dict__, "proposal": p})
+        if p is not None and p.id in dropped and not p.withheld:
+            p = replace(p, diff="", withheld="it does not fit in a comment", first=True)
+            view = replace(view, proposal=p)
         if compact:
             sections.append(compact_line(view))
         else:

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from repopilot import comment_md as md
 from repopilot.comment import (
     CommentContext,
     JobReport,
@@ -307,3 +308,14 @@ def test_property_untrusted_text_stays_inert_and_the_diff_round_trips(
         assert marker.proposals[0].sha256 == hashlib.sha256(diff.encode()).hexdigest()
     else:
         assert fences(body, "diff") == [] and marker.proposals == ()
+
+
+@SETTINGS
+@given(value=hostile)
+def test_property_escaped_text_displays_as_written(value: str) -> None:
+    """Escaping changes what Markdown does, not what the reader sees (bar the defused @ and #)."""
+    flat = " ".join(re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", " ", value).split())
+    expected = re.sub(r"#(?=[0-9])", "\uff03", re.sub(r"@(?=\w)", "\uff20", flat, flags=re.A))
+    (inline,) = MD.parseInline(md.text(value, 10_000))
+    assert all(t.type == "text" for t in inline.children)
+    assert "".join(t.content for t in inline.children) == expected
