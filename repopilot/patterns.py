@@ -6,6 +6,7 @@ A pattern file is `{ecosystem: str, patterns: [PatternSpec, ...]}`. Errors are r
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from dataclasses import dataclass
@@ -16,6 +17,8 @@ import regex
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from repopilot.patterncache import LiteralCache
+from repopilot.patterncache import key as cache_key
 from repopilot.prefilter import required_literals, usable
 from repopilot.records import CATEGORIES, INFRA_CATEGORIES
 
@@ -83,7 +86,8 @@ class Pattern:
     spec: PatternSpec
     source: str  # "file:line"
     ecosystem: str
-    regexes: tuple[Any, ...]  # compiled `regex` patterns
+    exprs: tuple[str, ...]  # the `regex` sources; compiled on first use (most never run on a log)
+    flags: int
     step_re: Any | None
     until_re: Any | None
     # A line is a candidate when it contains one of `literals` (lowercased) or, for patterns with
@@ -102,8 +106,17 @@ class Pattern:
         return "infra" if self.spec.category in INFRA_CATEGORIES else "code"
 
     @property
+    def regexes(self) -> tuple[Any, ...]:
+        return tuple(_compiled(e, self.flags) for e in self.exprs)
+
+    @property
     def specificity(self) -> int:
-        return max(len(r.pattern) for r in self.regexes)
+        return max(len(e) for e in self.exprs)
+
+
+@functools.cache
+def _compiled(expr: str, flags: int) -> Any:
+    return regex.compile(expr, flags | regex.V0)
 
 
 def default_dir() -> Path:
@@ -135,14 +148,29 @@ def _lines_of(node: yaml.Node) -> dict[int, int]:
     return out
 
 
-def load_file(path: Path) -> list[Pattern]:
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 10x faster than pure Python
+
+
+def _parse_yaml(text: str) -> tuple[Any, Any]:
+    """One parse: the node tree (for line numbers) and the data built from it."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    return node, data
+
+
+def load_file(path: Path, validated: dict[str, list[str]] | None = None) -> list[Pattern]:
+    """Patterns of one file. `validated` (from the cache, for this exact file content) holds
+    each pattern's derived literals and skips compiling every regex up front."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PatternError(f"{path}: cannot read: {exc}") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node, data = _parse_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else 1
@@ -164,7 +192,9 @@ def load_file(path: Path) -> list[Pattern]:
         where = f"{path}:{lines.get(i, 1)}"
         flags = regex.IGNORECASE if spec.case_insensitive else 0
         exprs = [spec.regex] if isinstance(spec.regex, str) else spec.regex
-        regexes = tuple(_compile(e, where, spec.id, flags) for e in exprs)
+        if validated is None or spec.id not in validated:
+            for e in exprs:
+                _compile(e, where, spec.id, flags)
         step_re = _compile(spec.step, where, spec.id, regex.IGNORECASE) if spec.step else None
         until = spec.context.until if spec.context else None
         until_re = _compile(until, where, spec.id) if until else None
@@ -181,6 +211,8 @@ def load_file(path: Path) -> list[Pattern]:
                     "use a longer literal, or `prefilter_regex:` (RE2, unanchored, e.g. "
                     "'\\.go:\\d+:\\d+: ')"
                 )
+        elif validated is not None and spec.id in validated:
+            literals = tuple(validated[spec.id])
         else:
             lits: list[str] = []
             for e in exprs:
@@ -201,7 +233,8 @@ def load_file(path: Path) -> list[Pattern]:
                 spec,
                 where,
                 pf.ecosystem,
-                regexes,
+                tuple(exprs),
+                flags,
                 step_re,
                 until_re,
                 literals,
@@ -229,8 +262,19 @@ def load_library(directory: Path | str | None = None) -> list[Pattern]:
         raise PatternError(f"{root}: pattern directory not found")
     patterns: list[Pattern] = []
     seen: dict[str, str] = {}
+    cache = LiteralCache()
+    keys: set[str] = set()
     for path in sorted(root.glob("*.yaml")) + sorted(root.glob("*.yml")):
-        for p in load_file(path):
+        try:
+            k = cache_key(path.read_bytes())
+        except OSError as exc:
+            raise PatternError(f"{path}: cannot read: {exc}") from None
+        keys.add(k)
+        validated = cache.get(k)
+        loaded = load_file(path, validated)
+        if validated is None:
+            cache.put(k, {p.id: list(p.literals) for p in loaded})
+        for p in loaded:
             if p.id in seen:
                 raise PatternError(
                     f"{p.source}: duplicate pattern id {p.id} (first at {seen[p.id]})"
@@ -239,6 +283,7 @@ def load_library(directory: Path | str | None = None) -> list[Pattern]:
             patterns.append(p)
     if not patterns:
         raise PatternError(f"{root}: no patterns found")
+    cache.save(keys | set(cache.entries))
     return patterns
 
 

@@ -76,6 +76,21 @@ class ScanResult:
     lines: int = 0
 
 
+def _minimal(patterns: list[Pattern]) -> list[str]:
+    """The needles the chunk scan needs: a literal that contains another literal adds nothing
+    (every line holding it holds the shorter one too), and a smaller alternation scans faster.
+    Which patterns a candidate line concerns is then decided by the full set (`Set.Match`)."""
+    literals = sorted(
+        {lit for p in patterns for lit in p.literals} | set(GENERIC) | set(_SIGNALS), key=len
+    )
+    kept: list[str] = []
+    for lit in literals:
+        if not any(k in lit for k in kept):
+            kept.append(lit)
+    regexes = sorted({p.needle_re for p in patterns if p.needle_re})
+    return [re2.escape(k) for k in kept] + regexes
+
+
 class Scanner:
     """Compiled once per pattern library; `scan(job)` is one pass over one log."""
 
@@ -99,7 +114,7 @@ class Scanner:
         opts = re2.Options()
         opts.max_mem = 1 << 28
         opts.case_sensitive = False
-        alternation = "|".join(f"(?:{n})" for n in self.needles).encode("utf-8")
+        alternation = "|".join(f"(?:{n})" for n in _minimal(patterns)).encode("utf-8")
         self._scan = re2.compile(alternation if not self.always else b"(?m)^", opts)
         self._set = re2.Set.SearchSet(opts)
         for n in self.needles:
