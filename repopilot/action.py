@@ -143,7 +143,8 @@ def on_workflow_run(
         edge.save_result(inp.result_file, found)
         return Outcome("analyzed", _job_table(found), outputs, details)
     render = edge.comment_renderer(found, inp.server_url, inp.signing_key)
-    posted = edge.post(repo, event, render, bot, inp.dry_run)
+    proposals = [j.result.proposal for j in found.jobs if j.result.proposal]
+    posted = edge.post(repo, event, render, bot, inp.dry_run, proposals)
     details["pr"] = posted.pr.number if posted.pr else None
     if posted.comment is None:
         why = "dry run" if inp.dry_run else "no pull request for this run"
@@ -151,6 +152,7 @@ def on_workflow_run(
         return Outcome("summarized", summary, outputs, details)
     outputs["comment-url"] = posted.comment.html_url
     details["comment_id"] = posted.comment.id
+    details["suggested"] = posted.suggested
     summary = f"RepoPilot updated its comment on #{posted.pr.number}: {posted.comment.html_url}"
     return Outcome("commented", f"{summary}\n\n{_job_table(found)}", outputs, details)
 

@@ -7,12 +7,13 @@ pipeline above it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
+from repopilot.comment_marker import parse_marker
 from repopilot.github.events import RunEvent
 from repopilot.github.prs import PullRef, find_pull, upsert_comment
 from repopilot.github.result import JobResult, RunResult
@@ -25,8 +26,9 @@ from repopilot.github.runs import (
     fetch_run_zip,
     fresh_workdir,
 )
+from repopilot.github.suggest import post_suggestions
 from repopilot.logs import LogError
-from repopilot.records import TriageResult, Verdict
+from repopilot.records import Proposal, TriageResult, Verdict
 
 Triage = Callable[[str], list[TriageResult]]
 
@@ -39,6 +41,7 @@ class Posted:
     pr: PullRef | None
     comment: IssueComment | None
     body: str
+    suggested: list[str] = field(default_factory=list)  # proposal ids posted as suggestions
 
 
 def analyze(repo: Repository, event: RunEvent, triage: Triage) -> RunResult:
@@ -79,16 +82,31 @@ def analyze(repo: Repository, event: RunEvent, triage: Triage) -> RunResult:
 def post(
     repo: Repository,
     event: RunEvent,
-    body: Callable[[PullRef | None], str],
+    body: Render,
     bot: str,
     dry_run: bool,
+    proposals: Sequence[Proposal] = (),
 ) -> Posted:
-    """Find the PR and upsert the one comment (`body(pr)` renders it); nothing posted on a
-    dry run or when the run has no PR."""
+    """Find the PR and upsert the one comment; nothing posted on a dry run or without a PR.
+
+    `body(pr, previous)` renders the comment; `previous` is the body it replaces (statuses of
+    applied or rejected proposals survive a re-run through it). Proposals the comment offers and
+    that fit the PR's diff also go out as one suggestion review."""
     pr = find_pull(repo, event)
     if pr is None or dry_run:
-        return Posted(pr, None)
-    return Posted(pr, upsert_comment(repo, pr.number, body(pr), bot))
+        return Posted(pr, None, body(pr, None))
+    text: list[str] = []
+
+    def render(previous: str | None) -> str:
+        text.append(body(pr, previous))
+        return text[-1]
+
+    comment = upsert_comment(repo, pr.number, render, bot)
+    marker = parse_marker(text[-1])
+    offered = {p.id for p in marker.proposals if p.status == "proposed"} if marker else set()
+    wanted = [p for p in proposals if p.id in offered]
+    suggested = post_suggestions(repo, pr, event.workflow_run.head_sha, wanted, bot)
+    return Posted(pr, comment, text[-1], suggested)
 
 
 def _entry(job: FailedJob, result: TriageResult) -> JobResult:

@@ -174,7 +174,7 @@ def run_action(tmp: Path, api: str, event_name: str, event: dict, **inputs: str)
             "INPUT_GITHUB-TOKEN": "ghs_loopbacktesttoken0123456789",
             "INPUT_BOT-LOGIN": "",
             "INPUT_DRY-RUN": "false",
-        "INPUT_PATTERNS": str(FIXTURES / "patterns"),
+            "INPUT_PATTERNS": str(FIXTURES / "patterns"),
         }
     )
     for key, value in inputs.items():

@@ -152,6 +152,9 @@ def update_ref(state, m, q, b):
     if not b.get("force") and not _is_ancestor(state, refs[m[2]], b["sha"]):
         return 422, {"message": "Update is not a fast forward"}, {}
     refs[m[2]] = b["sha"]
+    for pr in state.pulls.values():  # a PR's head follows its branch
+        if pr["head_repo"] == m[1] and pr["head_ref"] == m[2]:
+            pr["head_sha"] = b["sha"]
     return 200, _ref_shape(state, m[1], m[2]), {}
 
 

@@ -20,7 +20,8 @@ def shaped(name: str, state, /, **overrides) -> dict:
         "https://github.com", state.api
     )
     body = json.loads(text)
-    body.update(copy.deepcopy(overrides))
+    if overrides:
+        body.update(copy.deepcopy(overrides))
     return body
 
 
@@ -211,6 +212,32 @@ def create_pull(state, m, q, b):
     )
 
 
+def pull_files(state, m, q, b):
+    files = state.pull_files.get(int(m[2]), [])
+    return 200, [shaped("diff-entry-items.json", state)[0] | f for f in files], {}
+
+
+def list_reviews(state, m, q, b):
+    return 200, [r for r in state.reviews if r["pull"] == int(m[2])], {}
+
+
+def create_review(state, m, q, b):
+    if state.pulls.get(int(m[2]), {}).get("head_sha") != b.get("commit_id"):
+        return 422, {"message": "commit_id is not part of the pull request"}, {}
+    rid = state.new_id()
+    review = shaped(
+        "pull-request-review.json",
+        state,
+        id=rid,
+        body=b.get("body", ""),
+        user=user_obj(state, state.bot or "github-actions[bot]", "Bot"),
+        commit_id=b["commit_id"],
+        state="COMMENTED",
+    )
+    state.reviews.append({**review, "pull": int(m[2]), "comments": b.get("comments", [])})
+    return 200, review, {}
+
+
 def list_comments(state, m, q, b):
     return 200, [comment_shape(state, c) for c in state.issue_comments(int(m[2]))], {}
 
@@ -256,6 +283,9 @@ TABLE = [
     ("GET", R + r"/pulls", list_pulls),
     ("POST", R + r"/pulls", create_pull),
     ("GET", R + r"/pulls/(\d+)", get_pull),
+    ("GET", R + r"/pulls/(\d+)/files", pull_files),
+    ("GET", R + r"/pulls/(\d+)/reviews", list_reviews),
+    ("POST", R + r"/pulls/(\d+)/reviews", create_review),
     ("GET", R + r"/issues/(\d+)/comments", list_comments),
     ("POST", R + r"/issues/(\d+)/comments", create_comment),
     ("PATCH", R + r"/issues/comments/(\d+)", edit_comment),

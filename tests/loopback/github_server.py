@@ -71,6 +71,8 @@ class State:
     errors: list[str] = field(default_factory=list)  # handler crashes (tests assert none)
     faults: list[Fault] = field(default_factory=list)
     requests: list[Request] = field(default_factory=list)
+    pull_files: dict[int, list[dict]] = field(default_factory=dict)  # number -> diff entries
+    reviews: list[dict] = field(default_factory=list)
     fork_accepts_pulls: bool = False
     fork_pulls: list[dict] = field(default_factory=list)
     next_id: int = 1000
