@@ -53,13 +53,14 @@ class Refused(Exception):
 
 
 # Directories and file names whose change could run code in CI or change who reviews what.
-_PROTECTED_DIRS = frozenset({".github", ".git", ".husky", ".githooks"})
+_PROTECTED_DIRS = frozenset({".github", ".git", "git~1", ".husky", ".githooks"})
 _PROTECTED_NAMES = frozenset(
     {"action.yml", "action.yaml", "dockerfile", "containerfile", "codeowners", ".gitmodules"}
 )
 _MODES = {"100644": None, "100755": None, "120000": "symlink", "160000": "submodule"}
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(?: |$)")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d[ T]")
+_OCTAL = re.compile(r"[0-3][0-7][0-7]")
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _EXTENDED = re.compile(
     r"(?P<mode>old mode|new mode|deleted file mode|new file mode) (?P<m>\d+)"
@@ -112,7 +113,7 @@ def _unquote(raw: str, where: str) -> str:
         if c != "\\":
             out += c.encode()
             i += 1
-        elif body[i + 1 : i + 4].isdigit():
+        elif _OCTAL.fullmatch(body, i + 1, i + 4):
             out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
             i += 4
         elif body[i + 1 : i + 2] in _ESCAPES:
@@ -120,7 +121,10 @@ def _unquote(raw: str, where: str) -> str:
             i += 2
         else:
             raise Refused("parse-error", f"{where}: bad escape in quoted path")
-    return out.decode("utf-8", "replace")
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused("path-escape", f"{where}: path is not valid UTF-8") from exc
 
 
 def _strip(raw: str, prefix: str, where: str, tabbed: bool = True) -> str | None:
@@ -130,9 +134,10 @@ def _strip(raw: str, prefix: str, where: str, tabbed: bool = True) -> str | None
     """
     if raw.startswith('"'):  # git ends a name with a space by a tab: `+++ "b/\303\251 t"\t`
         q = _QUOTED.match(raw)
-        if q is None or raw[q.end() :][:1] not in ("", "\t"[: int(tabbed)]):
+        after = raw[q.end() : q.end() + 1] if q else "?"
+        if after and not (tabbed and after == "\t"):
             raise Refused("parse-error", f"{where}: bad quoted path")
-        name, tail = _unquote(q.group(0), where), raw[q.end() + 1 :]
+        name, tail = _unquote(q.group(0), where), raw[q.end() + 1 :]  # type: ignore[union-attr]
     else:
         name, _, tail = raw.partition("\t") if tabbed else (raw, "", "")
     if tail and not _DATE.match(tail):
@@ -171,7 +176,8 @@ def check_path(path: str, policy: Policy = Policy()) -> None:
     parts = path.split("/")
     if any(p in ("", ".", "..") for p in parts):
         raise Refused("path-escape", f"{path!r}: empty, `.` or `..` segment")
-    low = [p.lower() for p in parts]
+    # Windows and macOS read `.git.`, `.git ` and `git~1` as `.git`: compare what they would see.
+    low = [p.lower().rstrip(" .") or p for p in parts]
     if (
         _PROTECTED_DIRS.intersection(low[:-1])
         or low[-1] in _PROTECTED_NAMES | _PROTECTED_DIRS
@@ -193,7 +199,7 @@ def _read(diff: str) -> list[_Section]:
         where = f"line {n}"
         if old or new:
             tag = line[:1]
-            if tag == "\\":
+            if line.startswith("\\ "):  # `\ No newline at end of file`
                 continue
             if tag not in (" ", "-", "+", ""):
                 raise Refused("parse-error", f"{where}: hunk ends {old}/{new} lines early")
@@ -261,7 +267,7 @@ def _git(args: list[str], cwd: Path, diff: str, timeout: float) -> subprocess.Co
     env.update(
         GIT_CONFIG_NOSYSTEM="1",
         GIT_CONFIG_GLOBAL=os.devnull,
-        GIT_CEILING_DIRECTORIES=str(cwd.parent),
+        GIT_CEILING_DIRECTORIES=str(cwd.resolve().parent),  # never a repository above cwd
         GIT_TERMINAL_PROMPT="0",
         LC_ALL="C",
     )

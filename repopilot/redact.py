@@ -58,7 +58,7 @@ _TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 # Named secrets are matched on the ASCII-lowercased text (case-insensitive `re` is ~10x slower and
 # loses the literal-prefix search); every pattern starts with a literal so `re` can skip ahead.
-_VALUE = r"""(?:"(?P<dq>[^"\n]{1,256})"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s"'`,;&()\[\]{}<>]{1,256}))"""
+_VALUE = r"""(?:"(?P<dq>[^"\n]{4,256})"|'(?P<sq>[^'\n]{4,256})'|(?P<bare>[^\s"'`,;&()\[\]{}<>]{4,256}))"""
 _NAMED: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "aws-secret-key",
@@ -80,7 +80,8 @@ _NAMED: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "secret-assignment",  # word start and the prefix of `key` are checked in _splice
         re.compile(
-            r"(?:token|secret|passw(?:or)?d|passphrase|credentials?|key)[\"']?\s*[:=]\s*" + _VALUE
+            r"(?:token|secret|passw(?:or)?d|passphrase|credentials?|key)[\"']?\s*[:=](?!=)\s*"
+            + _VALUE
         ),
     ),
 )
@@ -113,7 +114,9 @@ def _key_line(line: str) -> bool:
 # High-entropy candidates: maximal runs of base64/base64url characters of 32 or more.
 _CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{32,}")
 _HEX_SEGMENT = re.compile(r"[0-9a-fA-F]{7,}")
-_SEPARATORS = re.compile(r"[-_/]")
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{8,}")
+_SEPARATORS = re.compile(r"[-_/=]")
 _CHUNK = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[^A-Za-z0-9]+")
 _SRI = re.compile(r"sha(?:1|256|384|512)-")
 MIN_ENTROPY = 3.5
@@ -138,12 +141,15 @@ def _entropy(s: str) -> float:
 def looks_random(run: str) -> bool:
     """True when a base64-ish run of 32+ characters reads as a random secret (see MAX_CHUNK).
 
-    Hex segments (git SHAs, SHA-256 digests, UUID parts, cache-key suffixes) are dropped first:
-    hex digests are everywhere in CI logs and entropy cannot tell them from hex secrets.
+    Hex is dropped first, as whole segments and as runs of 8+ inside one (git SHAs, SHA-256
+    digests, UUIDs, `build-3f2a...` names): hex digests are everywhere in CI logs and entropy cannot
+    tell them from hex secrets. A run cut by many separators (`cp311-cp311-manylinux_2_17_x86_64`,
+    paths) is structured text: random base64url has about one separator in 32 characters.
     """
-    if _SRI.match(run):
+    segments = _SEPARATORS.split(_UUID.sub("", run))
+    if _SRI.match(run) or len(segments) - 1 > len(run) // 8:
         return False
-    core = "".join(s for s in _SEPARATORS.split(run) if not _HEX_SEGMENT.fullmatch(s)).rstrip("=")
+    core = "".join(_HEX_RUN.sub("", s) for s in segments if not _HEX_SEGMENT.fullmatch(s))
     if len(core) < 24 or core.isalpha() or not any(c.isalpha() for c in core):
         return False
     if len(core) / len(_CHUNK.findall(core)) >= MAX_CHUNK:
