@@ -180,6 +180,8 @@ def _details(views: list[JobView], ctx: CommentContext) -> str:
             f"- LLM usage: {u.llm_calls} calls, {tokens:,} tokens (prompt {u.prompt_tokens:,}, "
             f"completion {u.completion_tokens:,}), {u.tool_calls} tool calls"
         )
+    elif u is None and any(v.escalated for v in views):
+        lines.append("- LLM usage: not recorded")
     else:
         lines.append("- LLM usage: none")
     redacted = sum(v.redactions for v in views)

@@ -212,6 +212,17 @@ def test_hmac_signed_and_previous_status_kept() -> None:
     assert "Fix `fix-0001`: rejected" in again and "Status: rejected." in again
 
 
+def test_llm_usage_line() -> None:
+    plain = TriageResult(verdict=verdict())
+    asked = TriageResult(verdict=verdict(), escalated=True)
+    assert "LLM usage: none" in render([job(plain)], ctx())
+    assert "LLM usage: not recorded" in render([job(asked)], ctx())
+    used = Usage(llm_calls=3, tool_calls=4, prompt_tokens=1200, completion_tokens=34)
+    assert "3 calls, 1,234 tokens (prompt 1,200, completion 34), 4 tool calls" in render(
+        [job(asked)], ctx(usage=used)
+    )
+
+
 def test_pr_fault_from_verdicts() -> None:
     code, infra = TriageResult(verdict=verdict()), TriageResult(verdict=verdict("runner_infra"))
     unknown = TriageResult(verdict=verdict("unknown", decided_by="none"))
