@@ -127,7 +127,7 @@ def lint(patterns: list[Pattern], slow_ms: float) -> list[Problem]:
                 )
             )
         for r in p.regexes:
-            worst, text = slowest(r, p.literals)
+            worst, text = slowest(r, p.literals, slow_ms)
             if worst is None:
                 out.append(Problem(p.source, f"{p.id}: regex {r.pattern!r} times out on {text}"))
             elif worst > slow_ms:
@@ -155,19 +155,23 @@ def adversarial(literals: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
-def slowest(r: regex.Pattern, literals: tuple[str, ...]) -> tuple[float | None, str]:
-    """Worst time in ms over the adversarial lines (best of two runs); None on timeout."""
+def slowest(r: regex.Pattern, literals: tuple[str, ...], slow_ms: float = SLOW_MS):
+    """Worst time in ms over the adversarial lines, and the line; None as time on timeout.
+
+    Each line is retried (up to 5 runs, best kept) while it looks slow, so a busy machine
+    does not turn scheduler noise into a lint error; a real blow-up is slow every time.
+    """
     worst, worst_text = 0.0, ""
     for desc, line in adversarial(literals):
         best = float("inf")
-        for _ in range(2):
+        for _ in range(5):
             start = time.perf_counter()
             try:
                 r.search(line, timeout=_TIMEOUT)
             except TimeoutError:
                 return None, desc
             best = min(best, (time.perf_counter() - start) * 1000)
-            if best <= SLOW_MS / 10:
+            if best <= slow_ms:
                 break
         if best > worst:
             worst, worst_text = best, desc
