@@ -190,6 +190,22 @@ def _raw_chunks(stream: BinaryIO, where: str) -> Iterator[tuple[int, bytes]]:
         yield offset, carry
 
 
+# Travis CI echoes each command as `$ cmd` (often after an erase-line code): its steps.
+_TRAVIS_CMD = re.compile(rb"(?m)^(?:\x1b\[0K)?\$ (?=\S)")
+
+
+def _plain_steps(data: bytes, first_line: int) -> list[tuple[int, str]]:
+    steps = []
+    line, pos = first_line, 0
+    for m in _TRAVIS_CMD.finditer(data):
+        line += data.count(b"\n", pos, m.start())
+        pos = m.start()
+        end = data.find(b"\n", m.end())
+        end = len(data) if end < 0 else end
+        steps.append((line, display(data[m.start() : end]).strip()[:200]))
+    return steps
+
+
 def _gha_steps(data: bytes, first_line: int) -> list[tuple[int, str]]:
     steps = []
     pos = data.find(_STEP_RUN)
@@ -244,7 +260,8 @@ def iter_chunks(job: JobLog, anchor: tuple[int, int] | None = None) -> Iterator[
                 chunk = _ghcli_rewrite(data, line, state, job.job_filter)
                 chunk.offset = offset + offset0
             else:
-                chunk = Chunk(line, offset + offset0, data, _gha_steps(data, line))
+                find = _gha_steps if job.fmt == "gha" else _plain_steps
+                chunk = Chunk(line, offset + offset0, data, find(data, line))
             yield chunk
             line += chunk.n_newlines if chunk.n_newlines is not None else data.count(b"\n")
 
