@@ -100,6 +100,9 @@ RANKED = [
     ("go.mod.network", "go.compile.error"),
     ("rust.rustc.error-code", "rust.cargo.could-not-compile"),
     ("rust.test.failed", "rust.test.result"),
+    # the panic (message and location) explains a failed test better than its name
+    ("rust.panic.test-thread", "rust.test.failed"),
+    ("go.panic.in-test", "go.test.fail"),
     ("dotnet.test.failed", "dotnet.test.summary"),
     ("dotnet.compiler.error", "dotnet.build-failed"),
     ("cpp.compiler.error", "cpp.make.error"),
