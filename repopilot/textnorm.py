@@ -24,7 +24,7 @@ def display(raw: bytes | str) -> str:
     if raw.endswith("\n"):
         raw = raw[:-1]
     if raw.endswith("\r"):
-        raw = raw[:-1]
+        raw = raw.rstrip("\r")  # CRLF, and CR CR LF from tools that write CRLF through a CRLF layer
     if raw.startswith("\ufeff"):
         raw = raw[1:]
     raw = _TS.sub("", raw, count=1)
