@@ -24,6 +24,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _MENTION = re.compile(r"@(?=[A-Za-z0-9_])")
 _REFERENCE = re.compile(r"#(?=[0-9])")
 _BACKTICKS = re.compile(r"`+")
+_CODE = re.compile(r"`([^`\n]+)`")
 
 
 def body_size(text: str) -> int:
@@ -49,16 +50,22 @@ def text(value: str, limit: int = 300) -> str:
     return _inline(clip(flat, limit))
 
 
-def prose(value: str, limit: int = 4000) -> str:
+def prose(value: str, limit: int = 4000, code: bool = False) -> str:
     """Several lines of untrusted text, inert; paragraphs kept, indentation dropped (so nothing
-    becomes an indented code block)."""
+    becomes an indented code block). With `code`, `single-backtick` spans stay code spans (shown
+    verbatim by `code_span`), as pattern hints and model diagnoses use them."""
     lines = _CONTROL.sub(" ", clip(value.replace("\r\n", "\n"), limit).replace("\r", "\n"))
     out: list[str] = []
     for raw in lines.split("\n"):
         line = " ".join(raw.split())
         if line or (out and out[-1]):
-            out.append(_inline(line))
+            out.append(_rich(line) if code else _inline(line))
     return "\n".join(out).strip("\n")
+
+
+def _rich(line: str) -> str:
+    parts = _CODE.split(line)  # even indexes: text, odd: the inside of a code span
+    return "".join(code_span(p, len(p)) if i % 2 else _inline(p) for i, p in enumerate(parts))
 
 
 def code_span(value: str, limit: int = 300) -> str:

@@ -185,7 +185,7 @@ def _proposal_block(p: ProposalView, status: str) -> str:
         return f"The fix for this job is the same as above: `{p.id}`.\n\n"
     out = f"**Proposed fix `{p.id}`** (confidence {p.confidence:.0%})\n\n"
     if p.diagnosis:
-        out += md.prose(p.diagnosis) + "\n\n"
+        out += md.prose(p.diagnosis, code=True) + "\n\n"
     out += md.fence(p.diff, "diff") + "\n"
     if status == "proposed":
         out += (
@@ -214,9 +214,12 @@ def job_section(view: JobView, context_lines: int, status: str) -> str:
         out += f"See the {md.link('job log', view.link)}.\n\n"
     out += _context_block(view, context_lines)
     if view.hint:
-        out += "".join(f"> {line}\n" for line in md.prose(view.hint, 1500).split("\n")) + "\n"
+        out += (
+            "".join(f"> {line}\n" for line in md.prose(view.hint, 1500, code=True).split("\n"))
+            + "\n"
+        )
     if view.diagnosis:
-        out += f"**Diagnosis:** {md.prose(view.diagnosis)}\n\n"
+        out += f"**Diagnosis:** {md.prose(view.diagnosis, code=True)}\n\n"
     if view.proposal is not None:
         out += _proposal_block(view.proposal, status)
     return out
