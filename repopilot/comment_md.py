@@ -5,7 +5,8 @@ Three shapes, chosen by where the text goes:
   it for all of them), so no link, image, HTML, emphasis, heading, list or table can form; `@name`
   becomes `＠name` (U+FF20, not a mention for GitHub) and `#123` becomes `＃123` (no cross-reference
   or backlink in someone else's issue). Zero-width tricks and HTML comments are not usable here:
-  other stages strip those, and GitHub drops HTML comments.
+  other stages strip those, and GitHub drops HTML comments. `prose(code=True)` keeps the
+  `single-backtick` spans of hints and diagnoses as code spans, built by `code_span`.
 - `code_span()`: one line shown verbatim, delimited by a backtick run longer than any inside it.
 - `fence()`: a block shown verbatim, fenced by a backtick run longer than any inside it, so no
   line of the content can close it early. Mentions and references are not processed in code.

@@ -330,3 +330,14 @@ def test_property_escaped_text_displays_as_written(value: str) -> None:
     (inline,) = MD.parseInline(md.text(value, 10_000))
     assert all(t.type == "text" for t in inline.children)
     assert "".join(t.content for t in inline.children) == expected
+
+
+@SETTINGS
+@given(value=hostile)
+def test_property_prose_with_code_spans_is_only_text_and_code(value: str) -> None:
+    for block in MD.parse(md.prose(value, code=True)):
+        assert block.type in ("paragraph_open", "paragraph_close", "inline"), block.type
+        for tok in block.children or ():
+            assert tok.type in ("text", "code_inline", "softbreak"), tok.type
+            if tok.type == "text":
+                assert not MENTION.search(tok.content)
