@@ -11,6 +11,7 @@ Infrastructure verdicts (runner, network, cancelled, oom/disk, permission) never
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,8 +34,9 @@ Escalate = Literal["auto", "fixable"]
 ESCALATE_MODES: tuple[str, ...] = ("auto", "fixable")
 
 # Lines read around the failing step for the evidence window: enough for the scoring to see the
-# step whole and what led into it, without holding a multi-gigabyte log in memory.
-LEAD_IN, TRAIL, MAX_WINDOW_SOURCE = 500, 300, 200_000
+# step whole and what led into it, without holding a multi-gigabyte log in memory (at most
+# MAX_WINDOW_SOURCE lines of at most MAX_SOURCE_CHARS each; the window shows 400 of them).
+LEAD_IN, TRAIL, MAX_WINDOW_SOURCE, MAX_SOURCE_CHARS = 500, 300, 50_000, 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +71,10 @@ def _source_span(verdict: Verdict) -> tuple[int, int | None]:
 def window_lines(cj: ClassifiedJob) -> list[tuple[int, str]]:
     """(number, display text) of the lines the evidence window may use."""
     lo, hi = _source_span(cj.verdict)
-    lines = [(ll.number, ll.text) for ll in iter_lines(cj.job, lo, hi)]
-    return lines[-MAX_WINDOW_SOURCE:]
+    # A deque keeps memory bounded even when the span is open-ended (no step, no evidence).
+    tail: deque[tuple[int, str]] = deque(maxlen=MAX_WINDOW_SOURCE)
+    tail.extend((ll.number, ll.text[:MAX_SOURCE_CHARS]) for ll in iter_lines(cj.job, lo, hi))
+    return list(tail)
 
 
 def evidence_window(cj: ClassifiedJob, budget: int = DEFAULT_BUDGET) -> ContextWindow:

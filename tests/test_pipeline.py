@@ -17,7 +17,15 @@ import pytest
 
 from repopilot.llm.base import ChatResponse, LLMError, ToolCall
 from repopilot.llm.scripted import ScriptedLLM
-from repopilot.pipeline import should_escalate, triage
+from repopilot.pipeline import (
+    MAX_WINDOW_SOURCE,
+    classified_jobs,
+    evidence_window,
+    load_classifier,
+    should_escalate,
+    triage,
+    window_lines,
+)
 from repopilot.records import Verdict
 
 PATTERNS = Path(__file__).parent / "fixtures" / "context" / "patterns"
@@ -265,3 +273,20 @@ def test_the_pipeline_imports_no_sdk():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_window_source_is_bounded_on_a_long_log(env):
+    """A 60,000-line job: the window is read from at most MAX_WINDOW_SOURCE lines, still
+    finds the failure at the end, and line numbers stay those of the file."""
+    path = env["tmp"] / "long.log"
+    with open(path, "w") as fh:
+        fh.writelines(f"step {i}: compiled unit {i}\n" for i in range(1, 60_001))
+        fh.write("frobnicator: widget misaligned at stage 3\n")
+        fh.write("##[error]Process completed with exit code 1.\n")
+    (cj,) = classified_jobs(str(path), load_classifier(env["patterns"]))
+    lines = window_lines(cj)
+    assert len(lines) <= MAX_WINDOW_SOURCE
+    assert lines[-1] == (60_002, "##[error]Process completed with exit code 1.")
+    window = evidence_window(cj)
+    assert any(a <= 60_001 <= b for a, b in window.line_ranges)
+    assert "60001| frobnicator: widget misaligned at stage 3" in window.text

@@ -236,7 +236,7 @@ def _priorities(score: list[float], exits: set[int]) -> list[float]:
 def _clip(text: str) -> str:
     if len(text) <= MAX_LINE_CHARS:
         return text
-    return f"{text[:MAX_LINE_CHARS]} …[{len(text) - MAX_LINE_CHARS} more chars]"
+    return f"{text[:MAX_LINE_CHARS]} …[line cut at {MAX_LINE_CHARS} chars]"
 
 
 def _render(nums: list[int], texts: list[str], keep: list[int], similar: list[bool]) -> str:
