@@ -333,3 +333,15 @@ def test_the_same_rejected_diff_twice_ends_with_the_diagnosis(repo, tmp_path):
     out = a.run(GOAL)
     assert out.stop_reason == "rejected" and out.diagnosis == "add subtracts"
     assert [r.reason for r in out.rejected] == ["protected-path", "protected-path"]
+
+
+def test_real_proposal_validator_rejects_a_workflow_edit_then_accepts_the_fix(repo, tmp_path):
+    from repopilot.proposal import validator_for
+
+    script = [fix(WORKFLOW_DIFF, "f1"), fix(FIX_DIFF, "f2")]
+    a, llm = agent(repo, script, tmp_path, validate=validator_for(repo))
+    out = a.run(GOAL)
+    assert out.stop_reason == "proposal" and out.proposal.files == ("src/calc.py",)
+    assert out.proposal.diff == FIX_DIFF and out.proposal.diagnosis == "add subtracts"
+    assert [r.reason for r in out.rejected] == ["protected-path"]
+    assert "rejected (protected-path)" in tool_messages(llm, 1)[-1]
