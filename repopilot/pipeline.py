@@ -129,6 +129,42 @@ def _merge(verdict: Verdict, outcome: AgentOutcome) -> TriageResult:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Escalation:
+    """What escalating one job needs; the same for every job of a triage call."""
+
+    repo: Path
+    llm: LLM | None
+    escalate: str
+    trace_dir: str | Path | None
+    budget: int
+    limits: Limits
+    base_ref: str | None
+    validator: Callable[[Path], Validator] | None
+
+    def run(self, cj: ClassifiedJob) -> TriageResult:
+        if not should_escalate(cj.verdict, self.escalate):
+            why = "no-failure" if not cj.verdict.failed else "decided-by-pattern"
+            if cj.verdict.category in INFRA_CATEGORIES or cj.verdict.kind == "infra":
+                why = "infra-not-escalated"
+            return _decided(cj, _new_trace(cj, f"triage {cj.job.source}", self.trace_dir), why)
+        if self.llm is None:
+            trace = _new_trace(cj, f"triage {cj.job.source}", self.trace_dir)
+            return _decided(cj, trace, "no-llm-configured")
+        window = evidence_window(cj, self.budget)
+        goal = render_goal(cj.verdict, window.text, base_known=self.base_ref is not None)
+        trace = _new_trace(cj, goal, self.trace_dir)
+        trace.add("decision", result=_window_record(window))
+        agent = Agent(
+            self.llm,
+            Toolbox(str(self.repo), base_ref=self.base_ref, log=_log_source(cj.job)),
+            validate=self.validator(self.repo) if self.validator else None,
+            limits=self.limits,
+            trace=trace,
+        )
+        return _merge(cj.verdict, agent.run(goal))
+
+
 def triage(
     path: str,
     repo: Path,
@@ -147,43 +183,17 @@ def triage(
 
     `validator(repo)` returns the diff check the agent's proposals must pass (SECURITY.md §5 and
     `git apply --check` against `repo`); with None a proposed diff is rejected, never offered.
-    Raises LogError / PatternError for unusable input; LLM faults never raise (the verdict stands).
+    `base_ref` is the PR base for the `git_diff` tool (None: unknown). Traces go to `trace_dir`
+    (default $REPOPILOT_TRACE_DIR, else `.runs`). Raises LogError / PatternError for unusable
+    input; LLM faults never raise (the deterministic verdict stands).
     """
     if escalate not in ESCALATE_MODES:
         raise ValueError(f"escalate={escalate!r}: expected one of {', '.join(ESCALATE_MODES)}")
     classifier = classifier or load_classifier(patterns_dir)
-    results = []
-    for cj in classified_jobs(path, classifier):
-        results.append(
-            _triage_job(cj, repo, llm, escalate, trace_dir, budget, limits, base_ref, validator)
-        )
-    return results
-
-
-def _triage_job(cj, repo, llm, escalate, trace_dir, budget, limits, base_ref, validator):
-    if not should_escalate(cj.verdict, escalate):
-        trace = _new_trace(cj, f"triage {cj.job.source}", trace_dir)
-        why = "no-failure" if not cj.verdict.failed else "decided-by-pattern"
-        if cj.verdict.category in INFRA_CATEGORIES or cj.verdict.kind == "infra":
-            why = "infra-not-escalated"
-        return _decided(cj, trace, why)
-    if llm is None:
-        trace = _new_trace(cj, f"triage {cj.job.source}", trace_dir)
-        return _decided(cj, trace, "no-llm-configured")
-    window = evidence_window(cj, budget)
-    goal = render_goal(cj.verdict, window.text, base_known=base_ref is not None)
-    trace = _new_trace(cj, goal, trace_dir)
-    trace.add("decision", result=_window_record(window))
-    tools = Toolbox(str(repo), base_ref=base_ref, log=_log_source(cj.job))
-    agent = Agent(
-        llm,
-        tools,
-        validate=validator(repo) if validator else None,
-        limits=limits or Limits(),
-        trace=trace,
+    how = _Escalation(
+        Path(repo), llm, escalate, trace_dir, budget, limits or Limits(), base_ref, validator
     )
-    outcome = agent.run(goal)
-    return _merge(cj.verdict, outcome)
+    return [how.run(cj) for cj in classified_jobs(path, classifier)]
 
 
 def _window_record(window: ContextWindow) -> dict:
