@@ -180,6 +180,8 @@ def _job_table(found: RunResult) -> str:
 def on_issue_comment(inp: runner.Inputs, event: edge.CommentEvent) -> Outcome:
     if edge.parse_command(event.comment.body) is None or event.action != "created":
         return Outcome("ignored", "RepoPilot: not a `/repopilot` command; nothing to do.")
+    if inp.mode == "analyze":  # the read-only job never acts on commands
+        return Outcome("ignored", "RepoPilot: `mode: analyze` does not handle commands.")
     gh, bot = _client(inp)
     repo = gh.get_repo(event.repository.full_name or inp.repository)
     cfg = edge.ApprovalConfig(bot, inp.approvers, inp.signing_key, inp.dry_run)
@@ -189,7 +191,8 @@ def on_issue_comment(inp: runner.Inputs, event: edge.CommentEvent) -> Outcome:
         "commit": decision.commit_sha,
         "why": decision.message,
     }
-    outputs = {"proposal-id": decision.proposal_id or "", "comment-url": ""}
+    outputs = {"category": "", "decided-by": "", "comment-url": ""}
+    outputs["proposal-id"] = decision.proposal_id or ""
     if decision.outcome != "ignored" and not inp.dry_run:
         posted = edge.post_reply(repo, event, decision, bot)
         outputs["comment-url"] = posted.html_url if posted else ""

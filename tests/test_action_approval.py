@@ -265,3 +265,41 @@ def test_fork_head_gets_a_branch_in_the_base_repo_and_an_explanation(tmp_path):
     branch = state.refs[REPO][f"repopilot/{PID}"]
     assert state.git.commits[branch].parents == [facts.head_sha]
     assert f"repopilot/{PID}" in _replies(state)[-1] and "fork" in _replies(state)[-1]
+
+
+def test_fork_head_gets_a_pull_request_against_the_fork_when_allowed(tmp_path):
+    pytest.importorskip(
+        "repopilot.proposal", reason="repopilot/proposal.py (apply_to_files) not landed"
+    )
+    state = State(bot=BOT, fork_accepts_pulls=True)
+    with GitHubServer(state) as server:
+        facts = seed(state, fork=True)
+        state.add_comment(7, proposal_body(facts), BOT, "Bot")
+        run = _apply(tmp_path, server)
+    assert run.returncode == 0, run.stderr
+    [opened] = state.fork_pulls
+    assert opened["repo"] == FORK and opened["base"] == "feature"
+    assert opened["head"] == f"octo-org:repopilot/{PID}"
+    assert state.refs[FORK]["feature"] == facts.head_sha
+    assert "/pull/" in _replies(state)[-1]
+
+
+def test_dry_run_checks_but_changes_nothing(tmp_path, gh):
+    server, facts = gh
+    state = server.state
+    cid = state.add_comment(7, proposal_body(facts), BOT, "Bot")
+    before = {k: dict(v) for k, v in state.refs.items()}
+    run = _apply(tmp_path, server, inputs={"dry_run": "true"})
+    assert run.returncode == 0, run.stderr
+    assert state.refs == before and _replies(state) == []
+    assert parse_marker(state.comments[cid]["body"]).proposals[0].status == "proposed"
+    assert "passed every check" in run.summary
+
+
+def test_marker_from_another_pr_is_not_trusted(tmp_path, gh):
+    server, facts = gh
+    state = server.state
+    state.add_comment(7, proposal_body(facts, pr=8), BOT, "Bot")  # the bot's comment, copied over
+    before = {k: dict(v) for k, v in state.refs.items()}
+    run = _apply(tmp_path, server)
+    _assert_refused(state, before, run, f"no proposal `{PID}`")

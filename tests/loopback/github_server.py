@@ -19,8 +19,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from tests.loopback import github_routes as routes
 from tests.loopback.github_git import GitStore
+from tests.loopback.github_shapes import FIXTURES as SHAPES_FIXTURES
 
-FIXTURES = routes.FIXTURES
+FIXTURES = SHAPES_FIXTURES
 
 
 def fixture(name: str) -> dict:
