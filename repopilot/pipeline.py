@@ -15,7 +15,6 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from repopilot.agent.context import DEFAULT_BUDGET, ContextWindow, build_window
 from repopilot.agent.limits import Limits
@@ -30,7 +29,6 @@ from repopilot.proposal import validator_for
 from repopilot.records import CATEGORIES, INFRA_CATEGORIES, TriageResult, Verdict
 from repopilot.trace import TraceWriter
 
-Escalate = Literal["auto", "fixable"]
 ESCALATE_MODES: tuple[str, ...] = ("auto", "fixable")
 
 # Lines read around the failing step for the evidence window: enough for the scoring to see the
