@@ -50,6 +50,7 @@ class Outcome:
     decided_by: str
     pattern_id: str | None
     evidence: tuple[int, ...]
+    ambiguous: bool = False  # the deciding pattern asks for the LLM anyway
     key_line: int | None = None  # gha: the labelled line
     span: tuple[int, int] | None = None  # logchunks: the labelled chunk
     error: str | None = None
@@ -99,8 +100,11 @@ class Report:
         return Rate(sum(1 for o in rows if getattr(o, attr)), len(rows))
 
     def decided(self, rows: Iterable[Outcome] | None = None) -> Rate:
+        """Decided by patterns alone: a pattern verdict whose pattern is not marked ambiguous."""
         rows = list(self.outcomes if rows is None else rows)
-        return Rate(sum(1 for o in rows if o.decided_by == "pattern"), len(rows))
+        return Rate(
+            sum(1 for o in rows if o.decided_by == "pattern" and not o.ambiguous), len(rows)
+        )
 
     def false_positives(self) -> Rate:
         return Rate(sum(1 for o in self.negatives if o.got != "no_failure"), len(self.negatives))
@@ -194,6 +198,7 @@ def _outcome(
         decided_by=v.decided_by if v else "none",
         pattern_id=v.pattern_id if v else None,
         evidence=tuple(e.line for e in v.evidence) if v else (),
+        ambiguous=bool(v and v.ambiguous),
         error=err,
         **kw,
     )

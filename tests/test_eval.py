@@ -82,7 +82,7 @@ def test_logchunks_numbers(capsys):
         "any_inside": 1.0,
     }
     (miss,) = data["misses"]
-    assert miss["chunk"] == [18, 20] and miss["evidence_line"] == 14
+    assert miss["chunk"] == [18, 20] and miss["evidence_line"] == 16  # first error of the list
 
 
 def test_ambiguous_rows_accept_their_secondary_only_when_marked():
@@ -108,9 +108,12 @@ def test_rates_and_families():
         key_line=5,
         span=(1, 6),
     )
-    report = Report("gha", [hit, late])
-    assert str(report.rate("key_ok")) == "1/2  50.0%"
-    assert report.decided().value == 1.0
+    escalated = Outcome(
+        "c", "python", "other", frozenset({"other"}), "other", "pattern", "p", (3,), ambiguous=True
+    )
+    report = Report("gha", [hit, late, escalated])
+    assert str(report.rate("key_ok")) == "1/3  33.3%"
+    assert str(report.decided()) == "2/3  66.7%"  # an ambiguous pattern is not decided alone
     assert Rate(0, 0).value == 0.0
     assert not late.first_inside and not late.any_inside
     assert family("java-maven(kotlin)") == "java" and family("ts-jest") == "node"
