@@ -13,6 +13,7 @@ from repopilot.agent.tools import Toolbox
 from repopilot.cli import main
 from repopilot.llm.base import ChatResponse, Message, ToolSpec
 from repopilot.llm.scripted import ScriptedLLM
+from repopilot.proposal import validator_for
 from repopilot.trace import TraceWriter, load, summary
 from tests.test_agent_support import (
     CANARY,
@@ -21,7 +22,6 @@ from tests.test_agent_support import (
     answer,
     call,
     make_repo,
-    policy_validator,
     reply,
 )
 
@@ -58,7 +58,7 @@ def recorded_run(tmp_path: Path, script=SCRIPT, limits: Limits | None = None):
     llm = ScriptedLLM(list(script), model="gpt-test")
     tools = Toolbox(str(repo), base_ref="main")
     trace = TraceWriter(directory=str(tmp_path / "runs"))
-    agent = Agent(llm, tools, validate=policy_validator(repo), trace=trace, limits=limits)
+    agent = Agent(llm, tools, validate=validator_for(repo), trace=trace, limits=limits)
     return agent.run("A CI job failed: test_add. Diagnose it."), agent
 
 
@@ -224,3 +224,21 @@ def test_run_id_must_be_a_plain_file_name(tmp_path, run_id):
         return
     with pytest.raises(ValueError, match="run id"):
         TraceWriter(run_id=run_id, directory=str(tmp_path))
+
+
+def test_trace_replay_live_on_the_checkout_finds_a_changed_file(tmp_path, capsys):
+    out, _ = recorded_run(tmp_path)
+    repo = tmp_path / "repo"
+    live = ["trace", "replay", out.trace, "--repo", str(repo), "--base", "main"]
+    assert main(live) == 0
+    assert capsys.readouterr().out.startswith("no divergence")
+    (repo / "src" / "calc.py").write_text("def add(a, b):\n    return b - a\n")
+    assert main(live) == 1
+    data = json.loads(Path(out.trace).read_text())
+    read = next(
+        s for s in data["steps"] if s["type"] == "tool_result" and s["tool_name"] == "read_file"
+    )
+    printed = capsys.readouterr().out
+    assert printed.startswith(f"diverges at step {read['step_number']}\n")  # git_diff: same commits
+    assert main(["trace", "replay", out.trace, "--log", "x.log"]) == 2
+    assert "need --repo" in capsys.readouterr().err

@@ -6,6 +6,7 @@ observation naming it (`parse_arguments`) instead of a crash or a silent default
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -89,6 +90,11 @@ TERMINAL = "propose_fix"
 
 def tool_specs() -> list[ToolSpec]:
     """The JSON-schema function tools offered to the model, in a stable order."""
+    return list(_specs())
+
+
+@functools.cache
+def _specs() -> tuple[ToolSpec, ...]:  # schema generation costs ~10 ms; the specs never change
     specs = []
     for name, model in ARGUMENTS.items():
         schema = model.model_json_schema()
@@ -98,7 +104,7 @@ def tool_specs() -> list[ToolSpec]:
             params["required"] = schema["required"]
         params["additionalProperties"] = False
         specs.append(ToolSpec(name=name, description=model.__doc__ or name, parameters=params))
-    return specs
+    return tuple(specs)
 
 
 def _plain(prop: dict[str, Any]) -> dict[str, Any]:

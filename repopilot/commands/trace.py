@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from repopilot.cli import UsageError
@@ -26,6 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     show.add_argument("file", metavar="FILE", help="a trace file written by a run")
     rep = sub.add_parser("replay", help="re-run the loop on the recorded model outputs")
     rep.add_argument("file", metavar="FILE", help="a trace file written by a run")
+    rep.add_argument(
+        "--repo",
+        metavar="DIR",
+        help="run the tools and the diff validation live on this checkout "
+        "(default: answer them from the trace)",
+    )
+    rep.add_argument("--base", metavar="REF", help="with --repo: the PR base for git_diff")
+    rep.add_argument("--log", metavar="PATH", help="with --repo: the job log get_log reads")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from repopilot.agent.replay import replay  # the loop is only needed here
 
     try:
-        new, divergence = replay(trace)
+        new, divergence = replay(trace, **_live(args))
     except FileNotFoundError as exc:  # a prompt version this install does not have
         raise UsageError(f"{args.file}: cannot replay: {exc}") from None
     if divergence is None:
@@ -51,6 +60,31 @@ def run(args: argparse.Namespace) -> int:
     print(f"  recorded: {describe(divergence.recorded)}")
     print(f"  replayed: {describe(divergence.replayed)}")
     return 1
+
+
+def _live(args: argparse.Namespace) -> dict[str, Any]:
+    """Real tools and validator for `--repo`; nothing (recorded answers) without it."""
+    if not args.repo:
+        if args.base or args.log:
+            raise UsageError("--base and --log need --repo")
+        return {}
+    from repopilot.agent.sandbox import SandboxError
+    from repopilot.agent.tools import Toolbox
+    from repopilot.logs import LogError, iter_lines, open_logs
+    from repopilot.proposal import validator_for
+
+    log = None
+    if args.log:
+        try:
+            job = open_logs(args.log)[0]
+        except LogError as exc:
+            raise UsageError(str(exc)) from None
+        log = lambda: iter_lines(job)  # noqa: E731
+    try:
+        tools = Toolbox(args.repo, base_ref=args.base, log=log)
+    except SandboxError as exc:
+        raise UsageError(str(exc)) from None
+    return {"tools": tools, "validate": validator_for(Path(args.repo))}
 
 
 def _clock(ts: str) -> datetime | None:
@@ -83,7 +117,8 @@ def describe(step: AgentStep | None) -> str:
         text = r.get("text", "")
         red = r.get("redactions", 0)
         err = f" ERROR {step.error}" if step.error else ""
-        return f"tool_result {step.tool_name}: {len(text)} chars, {red} redacted{err}"
+        head = f"tool_result {step.tool_name}: {len(text)} chars, {red} redacted{err}"
+        return f"{head} | {_short(text, 70)}" if text and not err else head
     if step.type == "error":
         return f"error {_short(step.error or '')}"
     return f"{step.type} {_short(step.result if step.result is not None else '')}"
