@@ -345,3 +345,21 @@ def test_real_proposal_validator_rejects_a_workflow_edit_then_accepts_the_fix(re
     assert out.proposal.diff == FIX_DIFF and out.proposal.diagnosis == "add subtracts"
     assert [r.reason for r in out.rejected] == ["protected-path"]
     assert "rejected (protected-path)" in tool_messages(llm, 1)[-1]
+
+
+def test_token_budget_holds_when_the_provider_reports_no_usage(repo, tmp_path):
+    big = GOAL + " " + "context " * 40_000  # ~80k tokens by the 4-characters estimate
+    a, llm = agent(repo, [reply(call("list_files"), tokens=(0, 0)), answer()], tmp_path)
+    out = a.run(big)
+    assert out.stop_reason == "token-budget" and out.usage.prompt_tokens > 60_000
+    assert llm.remaining == 1
+
+
+def test_too_many_calls_in_one_reply_are_answered_not_run(repo, tmp_path):
+    many = [call("read_file", f"c{i}", path="README.md", start_line=i + 1) for i in range(7)]
+    a, llm = agent(repo, [reply(*many), answer()], tmp_path, limits=Limits(max_calls_per_reply=5))
+    assert a.run(GOAL).stop_reason == "answer"
+    tools = [m for m in llm.calls[1].messages if m.role == "tool"]
+    assert [m.tool_call_id for m in tools] == [f"c{i}" for i in range(7)]
+    assert all(m.content.startswith("not run") for m in tools[5:])
+    assert not any(m.content.startswith("not run") for m in tools[:5])

@@ -30,6 +30,9 @@ class Limits:
     """The same tool call (name and arguments) this many times stops the run ('repeated-call');
     the one before is answered with a reminder instead of being executed again."""
 
+    max_calls_per_reply: int = 5
+    """Tool calls run from one reply; the rest are answered 'not run' (each call gets an answer)."""
+
     max_proposals: int = 2
     """Diffs validated per run: a rejected one goes back to the model once with the reason."""
 

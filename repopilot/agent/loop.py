@@ -31,6 +31,10 @@ Validator = Callable[[str], Proposal | Rejection]
 """Checks a diff (SECURITY.md §5, `git apply --check`); the pipeline binds the checkout."""
 
 
+_NOT_RUN = "not run: too many tool calls in one reply; ask again for what you still need"
+_CHARS_PER_TOKEN = 4  # estimate when a provider reports no usage, so the budget still holds
+
+
 class Finished(Exception):
     def __init__(self, answer: Answer, reason: str, proposal: Proposal | None = None):
         self.answer, self.reason, self.proposal = answer, reason, proposal
@@ -127,8 +131,9 @@ class Agent:
             self.messages.append(Message(role="user", content=f"Format error: {exc}"))
             return
         self.messages.append(self.protocol.assistant(response, calls))
-        for call in calls:
-            self.messages.append(self.protocol.observation(call, self.execute(call)))
+        for i, call in enumerate(calls):
+            text = self.execute(call) if i < self.limits.max_calls_per_reply else _NOT_RUN
+            self.messages.append(self.protocol.observation(call, text))
 
     def _check_limits(self) -> None:
         elapsed = self.clock() - self.started
@@ -172,8 +177,12 @@ class Agent:
         usage.llm_calls += 1
         result = None
         if response is not None:
-            usage.prompt_tokens += response.usage.prompt_tokens
-            usage.completion_tokens += response.usage.completion_tokens
+            prompt, completion = response.usage.prompt_tokens, response.usage.completion_tokens
+            if not prompt and not completion:
+                prompt = sum(len(m.content) for m in self.messages) // _CHARS_PER_TOKEN
+                completion = len(response.text) // _CHARS_PER_TOKEN
+            usage.prompt_tokens += prompt
+            usage.completion_tokens += completion
             result = answers.response_record(response)
         self.trace.add(
             "llm_call",
