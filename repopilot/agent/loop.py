@@ -12,52 +12,24 @@ import json
 import time
 from collections.abc import Callable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from repopilot.agent import answer as answers
 from repopilot.agent.answer import Answer, FormatError, parse_final
 from repopilot.agent.history import clip, compact
 from repopilot.agent.limits import Limits
+from repopilot.agent.outcome import AgentOutcome, Finished, LimitReached, Validator
 from repopilot.agent.prompt import PROMPT_VERSION, system_prompt
 from repopilot.agent.protocol import NativeTools, Protocol, TextActions
 from repopilot.agent.schema import ARGUMENTS, TERMINAL, ProposeFix, ToolError, parse_arguments
 from repopilot.agent.tools import Tools
 from repopilot.llm.base import LLM, ChatResponse, LLMError, Message, ToolCall, ToolsUnsupported
-from repopilot.records import Proposal, Rejection, Usage
+from repopilot.records import Proposal, Rejection
 from repopilot.redact import clean_for_model, fence
 from repopilot.trace import TraceWriter
 
-Validator = Callable[[str], Proposal | Rejection]
-"""Checks a diff (SECURITY.md §5, `git apply --check`); the pipeline binds the checkout."""
-
-
 _NOT_RUN = "not run: too many tool calls in one reply; ask again for what you still need"
 _CHARS_PER_TOKEN = 4  # estimate when a provider reports no usage, so the budget still holds
-
-
-class Finished(Exception):
-    def __init__(self, answer: Answer, reason: str, proposal: Proposal | None = None):
-        self.answer, self.reason, self.proposal = answer, reason, proposal
-
-
-class LimitReached(Exception):
-    def __init__(self, reason: str, detail: str = ""):
-        super().__init__(detail or reason)
-        self.reason = reason
-
-
-class AgentOutcome(BaseModel):
-    """What the loop concluded. `diagnosis` is None when it stopped before an answer."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    diagnosis: str | None = None
-    category: str | None = None
-    confidence: float | None = None
-    proposal: Proposal | None = None
-    rejected: tuple[Rejection, ...] = ()
-    stop_reason: str
-    usage: Usage
-    trace: str | None = None
 
 
 class Agent:
