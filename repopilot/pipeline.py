@@ -27,6 +27,7 @@ from repopilot.logs import JobLog, LogLine, iter_lines, open_logs
 from repopilot.patterns import load_library
 from repopilot.proposal import validator_for
 from repopilot.records import CATEGORIES, INFRA_CATEGORIES, TriageResult, Verdict
+from repopilot.redact import clean_for_model
 from repopilot.trace import TraceWriter
 
 ESCALATE_MODES: tuple[str, ...] = ("auto", "fixable")
@@ -117,9 +118,11 @@ def _merge(verdict: Verdict, outcome: AgentOutcome) -> TriageResult:
         if outcome.confidence is not None:
             update["confidence"] = outcome.confidence
         verdict = verdict.model_copy(update=update)
+    # The model saw only redacted text, but what it writes is printed and posted: redact it too.
+    diagnosis = None if outcome.diagnosis is None else clean_for_model(outcome.diagnosis).text
     return TriageResult(
         verdict=verdict,
-        diagnosis=outcome.diagnosis,
+        diagnosis=diagnosis,
         escalated=True,
         proposal=outcome.proposal,
         rejected=outcome.rejected,

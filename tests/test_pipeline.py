@@ -290,3 +290,11 @@ def test_window_source_is_bounded_on_a_long_log(env):
     window = evidence_window(cj)
     assert any(a <= 60_001 <= b for a, b in window.line_ranges)
     assert "60001| frobnicator: widget misaligned at stage 3" in window.text
+
+
+def test_the_models_diagnosis_is_redacted_before_it_is_returned(env):
+    token = "ghp_" + "Vb4nM8qR2tY6uI0oP3aS7dF1gH5jK9lZ2xC4"
+    llm = ScriptedLLM([answer(f"push failed; the job used {token}", "permission_secret")])
+    (result,) = run(env, unknown_log(env), llm)
+    assert result.diagnosis is not None and "push failed" in result.diagnosis
+    assert token not in result.diagnosis and "[REDACTED:github-token]" in result.diagnosis
