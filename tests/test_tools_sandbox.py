@@ -217,3 +217,12 @@ def test_catastrophic_search_pattern_times_out_cleanly(repo: Path):
     (repo / "redos.txt").write_text("a" * 40 + "!\n")
     with pytest.raises(ToolError, match="regex timeout"):
         run(Toolbox(str(repo)), "search_code", pattern="(a|a)+$", path="redos.txt")
+
+
+def test_kernel_trees_are_refused_even_under_a_root_of_slash():
+    box = Toolbox("/")
+    for path in ("proc/self/environ", "sys/kernel/hostname", "dev/zero"):
+        with pytest.raises(ToolError, match="/proc, /sys and /dev"):
+            run(box, "read_file", path=path)
+    with pytest.raises(Exception, match="not a directory"):
+        Toolbox("/proc/self")

@@ -242,3 +242,21 @@ def test_trace_replay_live_on_the_checkout_finds_a_changed_file(tmp_path, capsys
     assert printed.startswith(f"diverges at step {read['step_number']}\n")  # git_diff: same commits
     assert main(["trace", "replay", out.trace, "--log", "x.log"]) == 2
     assert "need --repo" in capsys.readouterr().err
+
+
+def test_replay_of_a_json_text_run_after_tools_unsupported(tmp_path, capsys):
+    from repopilot.llm.base import LLMError, ToolsUnsupported
+
+    action = '{"thought": "t", "action": "list_files", "action_input": {"path": "src"}}'
+    final = '{"action": "final_answer", "action_input": {"answer": "add subtracts"}}'
+    script = [ToolsUnsupported("no tools"), reply(text=action), reply(text=final)]
+    out, _ = recorded_run(tmp_path, script=script)
+    assert out.stop_reason == "answer" and out.diagnosis == "add subtracts"
+    assert main(["trace", "replay", out.trace]) == 0
+    assert "no divergence" in capsys.readouterr().out
+    out2, _ = recorded_run(
+        tmp_path / "b", script=[reply(call("git_log")), LLMError("http-503", "x")]
+    )
+    assert out2.stop_reason == "llm-unavailable"
+    assert main(["trace", "replay", out2.trace]) == 0
+    assert "no divergence" in capsys.readouterr().out

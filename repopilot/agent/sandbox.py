@@ -23,6 +23,9 @@ LINE_CAP = 8 * 1024
 """Bytes of one line kept (minified files and a newline-free 1 GB file stay cheap)."""
 
 
+_KERNEL_TREES = ("/proc/", "/sys/", "/dev/")
+
+
 class SandboxError(Exception):
     """A path the sandbox refuses or cannot read; the message is shown to the model."""
 
@@ -32,7 +35,7 @@ class Sandbox:
 
     def __init__(self, root: str | os.PathLike[str]):
         self.root = os.path.realpath(root)
-        if not os.path.isdir(self.root):
+        if (self.root + "/").startswith(_KERNEL_TREES) or not os.path.isdir(self.root):
             raise SandboxError(f"checkout {root}: not a directory")
 
     def resolve(self, path: str | None) -> str:
@@ -55,6 +58,8 @@ class Sandbox:
             raise SandboxError(f"{rel}: resolves outside the checkout (symlink)")
         if any(p.casefold() == ".git" for p in Path(inside).parts):
             raise SandboxError(f"{rel}: resolves into .git/")
+        if real.startswith(_KERNEL_TREES):  # even when the checkout root is `/`
+            raise SandboxError(f"{rel}: /proc, /sys and /dev are not readable")
         return real
 
     def relative(self, real: str) -> str:
