@@ -62,8 +62,18 @@ class Toolbox:
             raise ToolError(
                 f"the per-run output budget ({RUN_CAP // 1024} KiB) is spent; answer now"
             )
+        handler = {
+            "read_file": self._read_file,
+            "list_files": self._list_files,
+            "search_code": self._search_code,
+            "git_log": self._git_log,
+            "git_diff": self._git_diff,
+            "get_log": self._get_log,
+        }.get(name)
+        if handler is None:  # propose_fix is the loop's, not a tool to run
+            raise ToolError(f"{name} is not a read-only tool")
         try:
-            out = getattr(self, "_" + name)(args)
+            out = handler(args)  # type: ignore[operator]
         except SandboxError as exc:
             raise ToolError(str(exc)) from None
         out = _cap(out, READ_CAP, "output truncated at 64 KiB; narrow the request")
