@@ -363,3 +363,23 @@ def test_too_many_calls_in_one_reply_are_answered_not_run(repo, tmp_path):
     assert [m.tool_call_id for m in tools] == [f"c{i}" for i in range(7)]
     assert all(m.content.startswith("not run") for m in tools[5:])
     assert not any(m.content.startswith("not run") for m in tools[:5])
+
+
+def test_propose_fix_category_outside_the_taxonomy_is_ignored(repo, tmp_path):
+    args = {"diagnosis": "d", "category": "cosmic_rays", "confidence": 0.4}
+    a, _ = agent(repo, [reply(call("propose_fix", **args))], tmp_path)
+    out = a.run(GOAL)
+    assert (out.stop_reason, out.diagnosis, out.category, out.confidence) == (
+        "answer",
+        "d",
+        None,
+        0.4,
+    )
+
+
+def test_unwritable_trace_gives_no_trace_path(repo, tmp_path):
+    (tmp_path / "file").write_text("x")
+    llm = ScriptedLLM([answer()])
+    trace = TraceWriter(directory=str(tmp_path / "file" / "runs"))
+    out = Agent(llm, Toolbox(str(repo)), trace=trace).run(GOAL)
+    assert out.stop_reason == "answer" and out.trace is None and trace.save_error

@@ -85,7 +85,8 @@ class Agent:
         finally:
             self.trace.add("decision", result=self._decision(outcome))
             self.trace.finish(outcome.stop_reason)
-        return outcome.model_copy(update={"trace": str(self.trace.path)})
+        written = None if self.trace.save_error else str(self.trace.path)
+        return outcome.model_copy(update={"trace": written})
 
     def step(self) -> None:
         self._check_limits()
