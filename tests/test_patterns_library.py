@@ -107,3 +107,19 @@ def test_missing_directory_is_a_usage_error(tmp_path):
     res = cli("patterns", "test", "--patterns", str(tmp_path / "nope"))
     assert res.returncode == 2
     assert res.stderr.strip() == f"repopilot: {tmp_path / 'nope'}: pattern directory not found"
+
+
+@pytest.mark.parametrize("name", OURS)
+def test_titles_and_hints_fill_from_every_match_example(name):
+    """A `{capture}` a matching alternative does not set would render as `?` in the comment."""
+    from repopilot.classify import fill
+    from repopilot.textnorm import body, display
+
+    for p in load_file(LIBRARY / f"{name}.yaml"):
+        for ex in p.spec.examples.match:
+            text = body(display(ex if isinstance(ex, str) else ex.line))
+            m = next(m for r in p.regexes if (m := r.search(text)))
+            caps = {k: v for k, v in m.groupdict().items() if v is not None}
+            for template in (p.spec.title, p.spec.hint):
+                if "?" not in template:
+                    assert "?" not in fill(template, caps), (p.id, template, text)
