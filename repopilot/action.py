@@ -46,23 +46,11 @@ def pipeline_triage(inp: runner.Inputs) -> Triage:
         raise runner.ConfigError(f"input llm: {exc}") from exc
     classifier = pipeline.load_classifier(inp.patterns)
     repo = Path(inp.repo_path or ".")
-    validator = _validator()
 
     def triage(path: str) -> list[TriageResult]:
-        return pipeline.triage(
-            path, repo, llm=llm, escalate=inp.escalate, classifier=classifier, validator=validator
-        )
+        return pipeline.triage(path, repo, llm=llm, escalate=inp.escalate, classifier=classifier)
 
     return triage
-
-
-def _validator():
-    """The proposal validator factory, when the proposal module provides one."""
-    try:
-        from repopilot.proposal import validator_for  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return validator_for
 
 
 def main(env: Mapping[str, str] | None = None, triage: Triage | None = None) -> int:
@@ -112,8 +100,8 @@ def _client(inp: runner.Inputs):
         token=inp.token,
         api_url=inp.api_url,
         server_url=inp.server_url,
-        timeout=float(os.environ.get("REPOPILOT_GITHUB_TIMEOUT", "30")),
-        max_wait=float(os.environ.get("REPOPILOT_GITHUB_MAX_WAIT", "60")),
+        timeout=inp.timeout,
+        max_wait=inp.max_wait,
     )
     gh = edge.make_client(cfg)
     return gh, edge.bot_login(gh, inp.bot_login)
@@ -137,6 +125,7 @@ def on_workflow_run(
     else:
         found = edge.analyze(repo, event, triage or pipeline_triage(inp))
     outputs, details = _outputs(found), {"run_id": run.id, "jobs": [j.id for j in found.jobs]}
+    details["job_traces"] = [j.result.trace for j in found.jobs]
     if not found.jobs:
         return Outcome("ignored", f"RepoPilot: run {run.id} has no failed jobs.", outputs, details)
     if inp.mode == "analyze":

@@ -43,6 +43,9 @@ def test_failed_run_posts_one_comment(tmp_path, gh):
     assert run.outputs["proposal-id"] == ""
     assert run.trace["outcome"] == "commented"
     assert "test (3.12)" in run.summary
+    assert "/actions/runs/555/job/101#step:3:" in comment["body"]  # linked into the failing step
+    [job_trace] = run.trace["steps"][-1]["result"]["job_traces"]
+    assert job_trace and (tmp_path / job_trace).exists() or __import__("os").path.exists(job_trace)
     [jobs] = state.calls("GET", r"/repos/octo-org/octo-repo/actions/runs/555/jobs")
     assert jobs.query.get("filter") == ["latest"]
 

@@ -129,3 +129,24 @@ def test_expired_job_log_is_unavailable(server, tmp_path, status):
     repo = _client(server).get_repo("octo-org/octo-repo")
     with pytest.raises(LogUnavailable):
         fetch_job_log(repo, FailedJob(5, "j", "failure", None), tmp_path)
+
+
+def test_primary_rate_limit_far_away_fails_fast(server):
+    state = server.state
+    path = r"/repos/octo-org/octo-repo/collaborators/writer/permission"
+    reset = str(int(time.time()) + 3600)
+    state.faults.append(
+        Fault(
+            "GET",
+            path,
+            403,
+            {"message": "API rate limit exceeded for installation ID 1."},
+            {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset},
+        )
+    )
+    started = time.monotonic()
+    with pytest.raises(GithubException) as err:
+        _client(server, max_wait=1.0).get_repo("octo-org/octo-repo").get_collaborator_role_name(
+            "writer"
+        )
+    assert err.value.status == 403 and time.monotonic() - started < 10

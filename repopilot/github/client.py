@@ -60,6 +60,8 @@ def make_client(cfg: ClientConfig) -> Github:
         total=cfg.retries,
         backoff_factor=0.5,
         secondary_rate_wait=cfg.max_wait,
+        # a primary rate-limit reset further away than max_wait fails now instead of sleeping
+        max_rate_limit_wait=cfg.max_wait,
         status_forcelist=[429, *range(500, 600)],
         allowed_methods=_IDEMPOTENT,
         raise_on_status=False,

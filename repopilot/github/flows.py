@@ -111,7 +111,12 @@ def post(
 
 def _entry(job: FailedJob, result: TriageResult) -> JobResult:
     return JobResult(
-        id=job.id, name=job.name, conclusion=job.conclusion, html_url=job.html_url, result=result
+        id=job.id,
+        name=job.name,
+        conclusion=job.conclusion,
+        html_url=job.html_url,
+        step_number=job.step_number,
+        result=result,
     )
 
 

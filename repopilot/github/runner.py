@@ -56,6 +56,8 @@ class Inputs:
     mode: str
     result_file: str
     api_url: str
+    timeout: float  # seconds per GitHub API request (REPOPILOT_GITHUB_TIMEOUT)
+    max_wait: float  # longest single retry wait (REPOPILOT_GITHUB_MAX_WAIT)
     server_url: str
     repository: str
     event_name: str
@@ -113,11 +115,24 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         mode=mode,
         result_file=get_input(env, "result-file") or "repopilot-result.json",
         api_url=env.get("GITHUB_API_URL", "").strip() or "https://api.github.com",
+        timeout=_seconds(env, "REPOPILOT_GITHUB_TIMEOUT", 30.0),
+        max_wait=_seconds(env, "REPOPILOT_GITHUB_MAX_WAIT", 60.0),
         server_url=env.get("GITHUB_SERVER_URL", "").strip() or "https://github.com",
         repository=repository,
         event_name=env.get("GITHUB_EVENT_NAME", ""),
         event_path=env.get("GITHUB_EVENT_PATH") or None,
     )
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise ConfigError(f"{name}: expected seconds between 0 and 3600, got {raw!r}")
+    return value
 
 
 def write_outputs(env: Mapping[str, str], values: Mapping[str, str]) -> None:

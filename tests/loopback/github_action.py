@@ -34,6 +34,13 @@ FIX = (
 )
 
 
+STEPS = [
+    {"name": "Set up job", "status": "completed", "conclusion": "success", "number": 1},
+    {"name": "Run pytest -q", "status": "completed", "conclusion": "failure", "number": 3},
+    {"name": "Complete job", "status": "completed", "conclusion": "success", "number": 5},
+]
+
+
 @dataclass(frozen=True)
 class Facts:
     base_sha: str
@@ -61,7 +68,7 @@ def seed(state: State, *, fork: bool = False) -> Facts:
     }
     jobs = [
         {"id": 100, "name": "lint", "conclusion": "success"},
-        {"id": 101, "name": "test (3.12)", "conclusion": "failure"},
+        {"id": 101, "name": "test (3.12)", "conclusion": "failure", "steps": STEPS},
     ]
     state.runs[555] = {"jobs": jobs, "head_sha": head, "zip": None}
     state.job_logs[101] = LOG
@@ -89,6 +96,7 @@ def run_event(
         run_attempt=1,
     )
     run["head_commit"]["id"] = facts.head_sha
+    run["html_url"] = f"https://github.com/{REPO}/actions/runs/{facts.run_id}"
     run["head_repository"].update(full_name=head_repo, name="octo-repo")
     run["head_repository"]["owner"]["login"] = head_repo.split("/")[0]
     run["repository"].update(full_name=REPO)

@@ -62,6 +62,7 @@ def list_jobs(state, m, q, b):
             run_id=run_id,
             name=j["name"],
             conclusion=j["conclusion"],
+            **({"steps": j["steps"]} if "steps" in j else {}),
             url=f"{state.api}/repos/{m[1]}/actions/jobs/{j['id']}",
             html_url=f"{state.api}/{m[1]}/actions/runs/{run_id}/job/{j['id']}",
         )
