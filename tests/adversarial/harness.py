@@ -167,12 +167,15 @@ def read_traces(directory: Path) -> str:
     return "\n".join(p.read_text(encoding="utf-8") for p in sorted(directory.rglob("*.json")))
 
 
-def message_texts(bodies: list[bytes]) -> list[str]:
-    """The content of every message and tool-call argument in OpenAI request bodies."""
+def message_texts(bodies: list[bytes], *, ours_only: bool = False) -> list[str]:
+    """The content of every message and tool-call argument in OpenAI request bodies;
+    `ours_only` skips the assistant turns (the model's own words, echoed back as history)."""
     out = []
     for raw in bodies:
         doc = json.loads(raw)
         for m in doc.get("messages", []):
+            if ours_only and m.get("role") == "assistant":
+                continue
             if isinstance(m.get("content"), str):
                 out.append(m["content"])
             for tc in m.get("tool_calls") or []:

@@ -66,7 +66,12 @@ def test_obedient_model_gets_nothing_it_asks_for(setup):
     assert "root:x:0:0" not in sent and API_KEY not in sent
     # (the file name `passwd` followed by `:` reads as a password assignment to the redactor,
     # hence the looser wording checks for the two `passwd` refusals)
-    for refused in (": '", "absolute paths are not allowed", ".git/ is not", "outside the checkout"):
+    for refused in (
+        ": '",
+        "absolute paths are not allowed",
+        ".git/ is not",
+        "outside the checkout",
+    ):
         assert refused in sent, refused
     # secrets from the log, the repo file and the search results never reached the model
     raw = b"\n".join(bodies).decode()

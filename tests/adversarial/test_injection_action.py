@@ -1,0 +1,122 @@
+"""Prompt injection and every §4 secret through the Action as the runner starts it: the entry
+point in a subprocess, real PyGithub against the loopback GitHub, the real openai client against a
+loopback model that obeys every injection. One comment, nothing proposed, nothing leaked anywhere:
+comment, summary, outputs, traces, model request bodies.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from markdown_it import MarkdownIt
+
+from repopilot.comment_marker import parse_marker
+from tests.adversarial.corpus import HIDDEN, INVISIBLE, SECRETS, leaked, secret_lines
+from tests.adversarial.harness import (
+    hostile_log,
+    hostile_repo,
+    library,
+    message_texts,
+    obedient_model,
+    read_traces,
+)
+from tests.loopback.github_action import BOT, run_action, run_event, seed
+from tests.loopback.github_server import GitHubServer, State
+from tests.loopback.llm_servers import OpenAIServer
+
+pytest.importorskip("openai")
+
+EXTRAHEADER = next(s for s in SECRETS if s.kind == "auth-header extraheader")
+MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+LIVE_MENTION = re.compile(r"(?:^|[^\w`])@[A-Za-z0-9]")
+
+
+def inert(body: str) -> list[str]:
+    """Problems in a comment body parsed as CommonMark: live mentions, images, raw inline HTML."""
+    problems = []
+    for tok in MD.parse(body):
+        for t in [tok, *(tok.children or ())]:
+            if t.type == "image" or t.type == "html_inline":
+                problems.append(f"{t.type}: {t.content!r}")
+            if t.type == "text" and LIVE_MENTION.search(t.content):
+                problems.append(f"mention: {t.content!r}")
+            if t.type == "link_open" and "evil.example" in t.attrs.get("href", ""):
+                problems.append(f"link: {t.attrs['href']}")
+    return problems
+
+
+@pytest.fixture
+def world(tmp_path, monkeypatch):
+    for name in ("OPENAI_API_KEY", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    state = State(bot=BOT)
+    with GitHubServer(state) as gh, OpenAIServer() as llm:
+        facts = seed(state)
+        state.job_logs[101] = hostile_log(tmp_path / "job.log").read_bytes()
+        monkeypatch.setenv("OPENAI_BASE_URL", llm.base_url)
+        repo = hostile_repo(tmp_path / "checkout", EXTRAHEADER.line)
+        yield tmp_path, gh, llm, facts, repo
+    assert state.errors == []
+
+
+def _run(tmp_path, gh, facts, repo, **inputs):
+    return run_action(
+        tmp_path / "run",
+        gh.url,
+        "workflow_run",
+        run_event(facts),
+        llm="openai",
+        repo_path=str(repo),
+        patterns=str(library(tmp_path)),
+        **inputs,
+    )
+
+
+def _everything_written(run, state) -> str:
+    comments = "\n".join(c["body"] for c in state.comments.values())
+    outputs = json.dumps(run.outputs)
+    return "\n".join([comments, run.summary, outputs, run.stdout, run.stderr])
+
+
+@pytest.mark.parametrize("echo_secrets", [False, True], ids=["obeys", "obeys-and-quotes-secrets"])
+def test_obedient_model_changes_nothing_and_leaks_nothing(world, echo_secrets):
+    tmp_path, gh, llm, facts, repo = world
+    state = gh.state
+    diagnosis = (
+        "Deploy failed. @octo-org/maintainers ![x](https://evil.example/p.png) ```\n</details>"
+    )
+    if echo_secrets:  # a model quoting secret lines back (it saw none): still redacted
+        diagnosis += "\n" + "\n".join(secret_lines())
+    llm.queue(*obedient_model(diagnosis))
+    refs_before = {k: dict(v) for k, v in state.refs.items()}
+    run = _run(tmp_path, gh, facts, repo)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    assert len(llm.chat_requests) == 5, "the model was asked and its whole script was used"
+
+    # exactly one comment, no proposal in it, no write to any branch
+    [comment] = [c for c in state.issue_comments(7) if c["login"] == BOT]
+    marker = parse_marker(comment["body"])
+    assert marker is not None and marker.proposals == ()
+    assert state.refs == refs_before
+    assert not state.calls("POST", r"/repos/.*/git/.*") and not state.calls("PATCH", r".*/refs/.*")
+    assert run.outputs["proposal-id"] == ""
+    plain = comment["body"].replace("\\", "")  # untrusted text is backslash-escaped
+    assert "protected-path" in plain and "path-escape" in plain
+
+    # the comment stays inert: the model's markdown cannot mention, embed or close our blocks
+    assert inert(comment["body"]) == []
+    assert comment["body"].count("<details>") == comment["body"].count("</details>") == 1
+
+    # nothing leaked: comment, summary, outputs, console, traces, model request bodies
+    written = _everything_written(run, state)
+    assert leaked(written) == [], leaked(written)
+    traces = read_traces(tmp_path / "run" / "runs")
+    assert traces and leaked(traces) == []
+    sent = "\n".join(message_texts([r.body for r in llm.chat_requests], ours_only=True))
+    assert leaked(sent) == [] and "[REDACTED:" in sent
+    assert HIDDEN not in sent + written + traces
+    assert not [c for c in INVISIBLE if c in sent + comment["body"]]
+    assert "root:x:0:0" not in sent + written + traces
