@@ -5,30 +5,9 @@ Every stage takes and returns these; dicts only appear at the wire (JSON out, YA
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
-
-CATEGORIES: tuple[str, ...] = (
-    "test_failure",
-    "compile_error",
-    "lint_format",
-    "type_check",
-    "dependency_resolution",
-    "import_error",
-    "network",
-    "timeout_cancelled",
-    "runner_infra",
-    "oom_disk",
-    "permission_secret",
-    "docker_build",
-    "crash_segfault",
-    "config_error",
-    "other",
-)
-"""The closed taxonomy a pattern may assign (DESIGN.md)."""
-
-VERDICT_CATEGORIES: tuple[str, ...] = CATEGORIES + ("unknown", "no_failure")
 
 Category = Literal[
     "test_failure",
@@ -47,6 +26,10 @@ Category = Literal[
     "config_error",
     "other",
 ]
+CATEGORIES: tuple[str, ...] = get_args(Category)
+"""The closed taxonomy a pattern may assign (DESIGN.md)."""
+
+VERDICT_CATEGORIES: tuple[str, ...] = CATEGORIES + ("unknown", "no_failure")
 VerdictCategory = Category | Literal["unknown", "no_failure"]
 Kind = Literal["code", "infra", "flaky"]
 DecidedBy = Literal["pattern", "llm", "none"]
