@@ -120,3 +120,53 @@ def test_obedient_model_changes_nothing_and_leaks_nothing(world, echo_secrets):
     assert HIDDEN not in sent + written + traces
     assert not [c for c in INVISIBLE if c in sent + comment["body"]]
     assert "root:x:0:0" not in sent + written + traces
+
+
+def _pytest_log(secret: str) -> bytes:
+    lines = [
+        "##[group]Run pytest",
+        "pytest -q",
+        "##[endgroup]",
+        f"FAILED tests/test_auth.py::test_login[{secret}] - AssertionError: 401",
+        "##[error]Process completed with exit code 1.",
+    ]
+    return "".join(f"2026-01-02T03:04:05.0000000Z {ln}\n" for ln in lines).encode()
+
+
+ID_SAFE = [s for s in SECRETS if s.kind.split()[0] in ("github-token", "aws-access-key", "jwt")]
+
+
+def _capture_run(tmp_path, value: str):
+    state = State(bot=BOT)
+    with GitHubServer(state) as gh:
+        facts = seed(state)
+        state.job_logs[101] = _pytest_log(value)
+        run = run_action(tmp_path, gh.url, "workflow_run", run_event(facts))
+    assert run.returncode == 0, run.stderr
+    [comment] = [c for c in state.issue_comments(7) if c["login"] == BOT]
+    assert "test_login" in comment["body"]
+    return run, comment["body"]
+
+
+@pytest.mark.parametrize("secret", ID_SAFE, ids=[s.kind for s in ID_SAFE])
+def test_secret_in_a_pattern_capture_stays_out_of_comment_outputs_and_trace(tmp_path, secret):
+    """pytest puts parameter values in test ids: `test_login[<token>]`. The deterministic path
+    (no LLM) captures it into the verdict's title, hint and evidence."""
+    value = secret.needles[0]
+    run, body = _capture_run(tmp_path, value)
+    assert value not in body
+    assert value not in json.dumps(run.outputs) + run.stdout + run.stderr
+    assert value not in read_traces(tmp_path / "runs")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: action._job_table writes Verdict.title unredacted into GITHUB_STEP_SUMMARY; a "
+    "title filled from log captures (a pytest id `test_login[<token>]`) leaks the token into "
+    "the job summary, which anyone who can see the run can read",
+)
+def test_secret_in_a_pattern_capture_stays_out_of_the_job_summary(tmp_path):
+    value = ID_SAFE[0].needles[0]
+    run, _ = _capture_run(tmp_path, value)
+    assert "test_login" in run.summary
+    assert value not in run.summary
