@@ -50,6 +50,7 @@ def test_gha_numbers(capsys):
     )
     assert miss["pattern"] == "python.lint.flake8-ruff"
     assert [f["id"] for f in data["false_positive_logs"]] == ["pass-noisy"]
+    assert data["confusion"] == {"type_check -> lint_format": 1}
     met = {t["metric"]: t["met"] for t in data["targets"]}
     assert met == {"accuracy": False, "key_line": True, "decided": True, "false_positives": False}
 
@@ -62,6 +63,7 @@ def test_gha_text_report(capsys):
     assert "false positives (passing)   1/2  50.0%" in out
     assert "target accuracy >= 90%: MISSED" in out
     assert "mislabelled  type_check" in out and "line 4 vs key 4" in out
+    assert "category confusion (expected -> got):\n  type_check -> lint_format: 1" in out
     assert "pass-noisy  got permission_secret  infra.perm.input-required  line 4" in out
 
 

@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     data = summary(report)
     if args.format == "json":
         data["misses"] = [_miss(o) for o in misses(report)]
+        data["confusion"] = confusion(report)
         data["false_positive_logs"] = [_miss(o) for o in report.negatives if o.got != "no_failure"]
         print(json.dumps(data, indent=2))
     else:
@@ -136,6 +137,16 @@ def summary(report: Report) -> dict[str, Any]:
         for m, op, t in targets
     ]
     return out
+
+
+def confusion(report: Report) -> dict[str, int]:
+    """`expected -> got` counts over the category misses (gha only)."""
+    out: dict[str, int] = {}
+    for o in report.outcomes:
+        if report.corpus == "gha" and not o.category_ok:
+            key = f"{o.expected} -> {o.got}"
+            out[key] = out.get(key, 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def misses(report: Report) -> list[Outcome]:
@@ -199,6 +210,10 @@ def render(report: Report, data: dict[str, Any], limit: int) -> str:
         lines.append(f"  {fam:<14} {v['logs']:>5} " + " ".join(f"{_pct(v[c]):>15}" for c in cols))
     missed = misses(report)
     fps = [o for o in report.negatives if o.got != "no_failure"]
+    if report.corpus == "gha":
+        pairs = confusion(report)
+        lines.append("category confusion (expected -> got):")
+        lines += [f"  {pair}: {n}" for pair, n in pairs.items()] or ["  none"]
     lines.append(f"misses ({len(missed)}):")
     for o in missed[:limit]:
         where = (
