@@ -76,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "list":
         for p in patterns:
             print(f"{p.id}\t{p.spec.category}\t{p.spec.priority}\t{p.source}")
+        for prob in problems:
+            print(str(prob), file=sys.stderr)
         return 1 if problems else 0
     if args.action == "test":
         for p in patterns:
