@@ -303,3 +303,22 @@ def test_marker_from_another_pr_is_not_trusted(tmp_path, gh):
     before = {k: dict(v) for k, v in state.refs.items()}
     run = _apply(tmp_path, server)
     _assert_refused(state, before, run, f"no proposal `{PID}`")
+
+
+def test_status_is_marked_on_the_comment_as_it_is_now(tmp_path, gh):
+    pytest.importorskip(
+        "repopilot.proposal", reason="repopilot/proposal.py (apply_to_files) not landed"
+    )
+    server, facts = gh
+    state = server.state
+    cid = state.add_comment(7, proposal_body(facts), BOT, "Bot")
+
+    def rerendered(st: State) -> None:  # a re-run edits the comment while the apply runs
+        st.comments[cid]["body"] += "\nre-rendered by run 556\n"
+
+    state.faults.append(Fault("GET", rf"/repos/.*/issues/comments/{cid}", hook=rerendered))
+    run = _apply(tmp_path, server)
+    assert run.returncode == 0, run.stderr
+    body = state.comments[cid]["body"]
+    assert "re-rendered by run 556" in body
+    assert parse_marker(body).proposals[0].status == f"applied {state.refs[REPO]['feature']}"

@@ -89,6 +89,7 @@ def test_rerun_edits_the_same_comment(tmp_path, gh):
         Fault("GET", r"/repos/.*/actions/runs/555/jobs", 403, SECONDARY),
         Fault("GET", r"/repos/.*/pulls/7", 503, times=3),
         Fault("GET", COMMENTS, None, delay=4.0),  # longer than the client's 3 s timeout
+        Fault("POST", COMMENTS, None, delay=3.4),  # lands after the client gave up
     ],
     ids=[
         "post-502-landed",
@@ -100,6 +101,7 @@ def test_rerun_edits_the_same_comment(tmp_path, gh):
         "jobs-secondary",
         "pull-503x3",
         "list-timeout",
+        "post-timeout-landed",
     ],
 )
 def test_transient_faults_are_retried_and_leave_one_comment(tmp_path, gh, fault):
@@ -317,3 +319,19 @@ def test_post_refuses_a_result_file_of_another_run(tmp_path, gh):
     )
     assert run.returncode == 1 and "result-file" in run.stdout
     assert server.state.comments == {}
+
+
+def test_hostile_branch_name_is_only_data(tmp_path):
+    branch = "$(touch pwned)`id`;${{ github.token }}"
+    state = State(bot=BOT)
+    with GitHubServer(state) as server:
+        facts = seed(state, fork=True)
+        state.pulls[7]["head_ref"] = branch
+        event = run_event(facts, fork=True)
+        event["workflow_run"]["head_branch"] = branch
+        run = run_action(tmp_path, server.url, "workflow_run", event)
+    assert run.returncode == 0, run.stderr
+    [call] = state.calls("GET", r"/repos/octo-org/octo-repo/pulls")
+    assert call.query["head"] == [f"forker:{branch}"]
+    assert [c["issue"] for c in state.comments.values()] == [7]
+    assert not (tmp_path / "pwned").exists()

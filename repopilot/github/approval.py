@@ -85,7 +85,7 @@ def _run(
         if status == "rejected":
             return Decision("already-applied", pid, f"Proposal `{pid}` was already rejected.")
         if not cfg.dry_run:
-            comment.edit(mark_status(comment.body, pid, "rejected"))
+            _mark(repo, number, comment, pid, "rejected")
         return Decision("rejected", pid, f"Proposal `{pid}` is marked rejected.")
     if status == "rejected":
         raise Refusal("the proposal was rejected earlier")
@@ -102,10 +102,25 @@ def _run(
     if cfg.dry_run:
         return Decision("would-apply", pid, f"Dry run: proposal `{pid}` passed every check.")
     applied = _apply(gh, repo, pr, diff, pid)
-    comment.edit(mark_status(comment.body, pid, f"applied {applied.commit_sha}"))
+    _mark(repo, number, comment, pid, f"applied {applied.commit_sha}")
     return Decision(
         "applied", pid, _applied_text(pid, applied, pr.head_repo), applied.commit_sha, applied.url
     )
+
+
+def _mark(repo: Repository, number: int, comment: IssueComment, pid: str, status: str) -> None:
+    """Record the status in the comment as it is now: a re-run may have re-rendered it since we
+    read it, and an edit from the stale copy would undo that."""
+    try:
+        current = repo.get_issue(number).get_comment(comment.id)
+    except GithubException:
+        return
+    if current.user is None or current.user.login != comment.user.login:
+        return
+    try:
+        current.edit(mark_status(current.body or "", pid, status))
+    except ValueError:
+        pass  # the proposal left the comment in the meantime; the reply still tells what happened
 
 
 def _check_commenter(repo: Repository, event: CommentEvent, cfg: ApprovalConfig) -> None:

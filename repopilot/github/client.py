@@ -115,6 +115,10 @@ def _header(exc: GithubException, name: str) -> str | None:
 
 def wait_for(exc: BaseException, attempt: int, max_wait: float) -> float:
     """Seconds to wait before retrying after `exc`: Retry-After if given, else backoff; bounded."""
+    if isinstance(exc, requests.exceptions.Timeout):
+        # the request may still be processed after we gave up: give it the longest wait
+        # before looking for its effect, or the retry could duplicate it
+        return max_wait
     raw = _header(exc, "retry-after") if isinstance(exc, GithubException) else None
     try:
         seconds = float(raw) if raw is not None else 0.5 * (2**attempt)

@@ -171,6 +171,11 @@ def create_comment(state, m, q, b):
     return 201, comment_shape(state, state.comments[cid]), {}
 
 
+def get_comment(state, m, q, b):
+    c = state.comments.get(int(m[2]))
+    return (200, comment_shape(state, c), {}) if c else (404, {"message": "Not Found"}, {})
+
+
 def edit_comment(state, m, q, b):
     c = state.comments.get(int(m[2]))
     if c is None:
@@ -212,6 +217,7 @@ TABLE = [
     ("POST", R + r"/pulls/(\d+)/reviews", create_review),
     ("GET", R + r"/issues/(\d+)/comments", list_comments),
     ("POST", R + r"/issues/(\d+)/comments", create_comment),
+    ("GET", R + r"/issues/comments/(\d+)", get_comment),
     ("PATCH", R + r"/issues/comments/(\d+)", edit_comment),
     ("GET", R + r"/collaborators/([^/]+)/permission", permission),
 ]
