@@ -555,3 +555,94 @@ def test_property_accepts_exactly_the_diffs_that_obey_the_policy(files) -> None:
             "submodule",
             "parse-error",
         }
+
+
+# ---- property: mutated real diffs; whatever is accepted applies with git exactly as validated --
+
+TRICKY_LINES = [
+    "rename to .github/workflows/x.yml",
+    "rename from README.md",
+    "copy to CODEOWNERS",
+    "new file mode 120000",
+    "old mode 100644",
+    "new mode 160000",
+    "deleted file mode 100644",
+    "--- a/.git/config",
+    "+++ b/../escape.txt",
+    "+++ b/.github/workflows/ci.yml",
+    "diff --git a/.gitmodules b/.gitmodules",
+    "diff --git a/src/app.py b/src/app.py",
+    "Binary files a/x and b/x differ",
+    "GIT binary patch",
+    "\\ No newline at end of file",
+    "@@ -1 +1 @@",
+    "@@ -1,3 +1,4 @@",
+    "+Subproject commit " + SUBMODULE_SHA,
+    " line 4",
+    "-line 5",
+    "+added",
+    "",
+]
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """A repository and real diffs against it, made once for the mutation property."""
+    root = tmp_path_factory.mktemp("mutations") / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    for path, text in FILES.items():
+        write(root, path, text)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    diffs = [diff_of(root, CHANGES[name]) for name in ("modify", "multi-hunk", "everything")]
+    return root, diffs
+
+
+def mutate(diff: str, ops: list[tuple[int, int, int]]) -> str:
+    lines = diff.split("\n")
+    for op, i, j in ops:
+        i %= len(lines)
+        if op == 0:
+            del lines[i]
+        elif op == 1:
+            lines.insert(i, lines[j % len(lines)])
+        elif op == 2:
+            lines.insert(i, TRICKY_LINES[j % len(TRICKY_LINES)])
+        elif op == 3 and lines[i]:
+            lines[i] = (
+                lines[i][: j % len(lines[i])] + "/.. +-@\\"[j % 8] + lines[i][j % len(lines[i]) :]
+            )
+        if not lines:
+            lines = [""]
+    return "\n".join(lines)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    which=st.integers(0, 2),
+    ops=st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 400), st.integers(0, 400)), max_size=4
+    ),
+)
+def test_property_accepted_mutants_apply_as_validated(
+    base: tuple[Path, list[str]], tmp_path_factory: pytest.TempPathFactory, which: int, ops
+) -> None:
+    root, diffs = base
+    diff = mutate(diffs[which], ops)
+    result = validate(diff, root)
+    if not isinstance(result, Proposal):
+        return
+    scratch = tmp_path_factory.mktemp("apply")
+    applied = git_applied(root, diff, scratch)
+    before = tree(root)
+    changed = {p for p in before.keys() | applied.keys() if before.get(p) != applied.get(p)}
+    for path in changed:
+        check_path(path)  # nothing protected or escaping was written
+    assert changed <= set(result.files) | {p for p in before if p not in applied}
+    ours = {p: t for p, t in (before | apply_to_files(diff, before.get)).items() if t is not None}
+    assert ours == applied

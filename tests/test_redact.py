@@ -198,8 +198,10 @@ def test_no_false_positive(text: str) -> None:
 
 
 def test_no_false_positive_on_real_paths() -> None:
+    # the standard library only: what else is installed varies from machine to machine
     root = Path(sysconfig.get_paths()["stdlib"])
-    paths = [str(p) for p, _ in zip(root.rglob("*"), range(20000), strict=False)]
+    every = (str(p) for p in root.rglob("*") if "-packages" not in str(p))
+    paths = [p for p, _ in zip(every, range(20000), strict=False)]
     assert len(paths) > 1000
     flagged = [p for p in paths if redact(p).count]
     assert flagged == []
