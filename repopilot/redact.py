@@ -78,7 +78,11 @@ _NAMED: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "url-credentials",
-        re.compile(r"://(?<=[a-z0-9]://)(?P<bare>[^\s/@:'\"<>]{0,256}:[^\s/@'\"<>]{1,256})@"),
+        # user:password@, or a token alone as the user (`https://<40 hex>@github.com`, 16+ chars)
+        re.compile(
+            r"://(?<=[a-z0-9]://)"
+            r"(?P<bare>[^\s/@:'\"<>]{0,256}:[^\s/@'\"<>]{1,256}|[^\s/@:'\"<>]{16,256})@"
+        ),
     ),
     (
         "secret-assignment",  # word start and the prefix of `key` are checked in _splice
@@ -237,8 +241,8 @@ def _splice(text: str, kind: str, pattern: re.Pattern[str], seen: _Counter) -> s
         start, end = m.span(group)
         value = text[start:end]
         rest = _MARKS.sub("", value)  # what an earlier rule has not redacted yet
-        if kind == "url-credentials":
-            rest = rest.split(":", 1)[1]  # the user name alone is no secret
+        if kind == "url-credentials" and ":" in value:
+            rest = rest.split(":", 1)[-1]  # beside a password, the user name is no secret
         if not rest or _PLACEHOLDER.fullmatch(value):
             continue
         if kind == "secret-assignment" and (

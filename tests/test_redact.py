@@ -71,6 +71,7 @@ V = {
     )
 }
 BASIC, PROXY = b64(12), b64(15)
+HEX40 = os.urandom(20).hex()  # an old-style GitHub token: 40 hex digits, only its place tells
 
 CANARIES: list[tuple[str, str, str]] = [
     *[("github-token", f"export GITHUB_TOKEN_X {t} done", t) for t in GH.values()],
@@ -89,6 +90,7 @@ CANARIES: list[tuple[str, str, str]] = [
     ("auth-header", f"Proxy-Authorization: Basic {PROXY}", PROXY),
     ("url-credentials", f"remote: https://deploy:{V['url']}@git.example.com/o/r.git", V["url"]),
     ("url-credentials", f"DATABASE_URL=postgres://app:{V['pg']}@db:5432/x", V["pg"]),
+    ("url-credentials", f"git clone https://{HEX40}@github.com/o/r.git", HEX40),
     ("secret-assignment", f"DB_PASSWORD={V['pw']}", V["pw"]),
     ("secret-assignment", f"NPM_TOKEN: '{V['npmtok']}'", V["npmtok"]),
     ("secret-assignment", f'"client_secret": "{V["client"]}"', V["client"]),
@@ -177,6 +179,7 @@ NOT_SECRETS = [
     "go: downloading golang.org/x/net v0.0.0-20240112132812-db7319d0e0e3",
     '"integrity": "sha512-' + b64(64) + '"',
     "git@github.com:octo-org/octo-repo.git",
+    "ssh://git@github.com/octo-org/octo-repo.git and https://deploy-bot@example.com/x",
     "https://github.com/octo-org/octo-repo/actions/runs/7181928304/job/19557203645",
     "Error: Authorization required",
     "max_tokens=100 temperature=0.2",
