@@ -85,6 +85,7 @@ class _Section:
     copy: bool = False
     created: bool = False  # `new file mode`
     deleted: bool = False  # `deleted file mode`
+    mode_change: bool = False  # `old mode` / `new mode`
     hunks: int = 0
     changed: int = 0
 
@@ -244,6 +245,7 @@ def _read(diff: str) -> list[_Section]:
                 raise Refused(_MODES[mode], f"{where}: mode {mode} ({_MODES[mode]})")
             cur.created |= line.startswith("new file mode")
             cur.deleted |= line.startswith("deleted file mode")
+            cur.mode_change |= line.startswith(("old mode", "new mode"))
             if m["path"] is not None:
                 end = line.split(" ")[1]  # from / to
                 cur.moves[end] = _unquote(m["path"], where)
@@ -255,9 +257,14 @@ def _read(diff: str) -> list[_Section]:
         raise Refused("parse-error", "the last hunk is cut short")
     if not sections:
         raise Refused("parse-error", "no file in the diff")
+    seen: set[str] = set()
     for s in sections:
-        if not s.git and not s.hunks:
-            raise Refused("parse-error", f"line {s.line}: file section without a hunk")
+        if not (s.hunks or s.moves or s.created or s.deleted or s.mode_change):
+            raise Refused("parse-error", f"line {s.line}: file section that changes nothing")
+        for path in {s.source, s.target} - {None}:
+            if path in seen:
+                raise Refused("parse-error", f"line {s.line}: {path} appears twice in the diff")
+            seen.add(path)  # type: ignore[arg-type]
     return sections
 
 

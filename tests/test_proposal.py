@@ -333,6 +333,9 @@ def test_a_diff_that_does_not_apply_is_refused(repo: Path) -> None:
         "--- a/x\n+++ b/x\n",
         "--- a/\ud800\n+++ b/\ud800\n@@ -1 +1 @@\n-a\n+b\n",
         '--- "a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n',
+        "diff --git a/y b/y\ndiff --git a/x b/x\n" + hand("x"),  # a section with no change
+        hand("x") + hand("x", "b", "c"),  # the same file twice
+        "diff --git a/x b/x\nindex 1234567..89abcde 100644\n",
     ],
 )
 def test_parse_errors(diff: str) -> None:
@@ -541,6 +544,10 @@ def test_property_accepts_exactly_the_diffs_that_obey_the_policy(files) -> None:
         and (kind != "rename" or allowed(other, "100644"))
         for kind, path, mode, other in files
     )
+    touched = [
+        p for kind, path, _, other in files for p in {path, other if kind == "rename" else path}
+    ]
+    expected = expected and len(touched) == len(set(touched))  # one section per file
     result = validate(diff, None)
     if isinstance(result, Proposal):
         assert expected, (result, files)  # sound: nothing unsafe is ever accepted
