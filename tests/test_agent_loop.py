@@ -383,3 +383,9 @@ def test_unwritable_trace_gives_no_trace_path(repo, tmp_path):
     trace = TraceWriter(directory=str(tmp_path / "file" / "runs"))
     out = Agent(llm, Toolbox(str(repo)), trace=trace).run(GOAL)
     assert out.stop_reason == "answer" and out.trace is None and trace.save_error
+
+
+def test_a_secret_written_by_the_model_is_redacted_in_the_outcome(repo, tmp_path):
+    a, _ = agent(repo, [answer(f"use token {CANARY} here")], tmp_path)
+    out = a.run(GOAL)
+    assert CANARY not in out.diagnosis and "[REDACTED:" in out.diagnosis

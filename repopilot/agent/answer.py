@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from repopilot.agent.schema import ProposeFix
 from repopilot.llm.base import ChatResponse, TokenUsage, ToolCall
 from repopilot.records import CATEGORIES, Proposal, Rejection
+from repopilot.redact import clean_for_model
 
 MAX_DIAGNOSIS = 4000
 
@@ -29,6 +30,11 @@ class Answer(BaseModel):
     diagnosis: str
     category: str | None = None
     confidence: float | None = None
+
+
+def _clean(diagnosis: str) -> str:
+    """The model saw only redacted text, but what it writes is printed and posted: redact it too."""
+    return clean_for_model(diagnosis.strip()[:MAX_DIAGNOSIS]).text
 
 
 def _category(value: Any) -> str | None:
@@ -64,12 +70,12 @@ def parse_final(text: str) -> Answer:
         raise FormatError("empty reply: call a tool, or answer with the JSON object")
     obj = _json_object(text)
     if obj is None:
-        return Answer(diagnosis=text[:MAX_DIAGNOSIS])
+        return Answer(diagnosis=_clean(text))
     diagnosis = obj.get("diagnosis")
     if not isinstance(diagnosis, str) or not diagnosis.strip():
         raise FormatError('the JSON answer needs a non-empty "diagnosis" string')
     return Answer(
-        diagnosis=diagnosis.strip()[:MAX_DIAGNOSIS],
+        diagnosis=_clean(diagnosis),
         category=_category(obj.get("category")),
         confidence=_confidence(obj.get("confidence")),
     )
@@ -77,7 +83,7 @@ def parse_final(text: str) -> Answer:
 
 def from_propose(args: ProposeFix) -> Answer:
     return Answer(
-        diagnosis=args.diagnosis.strip(),
+        diagnosis=_clean(args.diagnosis),
         category=_category(args.category),
         confidence=args.confidence,
     )
