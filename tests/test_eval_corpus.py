@@ -41,16 +41,12 @@ def logchunks(classify):
 
 
 @needs_corpus
-def test_logchunks_does_not_regress(logchunks):
-    # The floor we measured; the target (75%) is checked by the xfail test below.
+def test_logchunks_evidence_anywhere(logchunks):
+    # Also guards the evidence-anywhere share, which the target below does not cover.
     assert len(logchunks.outcomes) >= 410
-    assert logchunks.rate("first_inside").value >= 0.58
-    assert logchunks.rate("any_inside").value >= 0.62
+    assert logchunks.rate("any_inside").value >= 0.80
 
 
 @needs_corpus
-@pytest.mark.xfail(
-    reason="LogChunks spans 26 languages; the library does not reach 75% yet", strict=False
-)
 def test_logchunks_target(logchunks):
     assert logchunks.rate("first_inside").value >= 0.75
