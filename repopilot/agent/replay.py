@@ -8,6 +8,7 @@ differs is the divergence (a changed loop, prompt version, guard or redaction sh
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections import deque
 from dataclasses import dataclass
@@ -101,7 +102,8 @@ class RecordedValidator:
 def _limits(trace: RunTrace) -> Limits:
     for step in _agent_steps(trace):
         if step.type == "decision" and isinstance(step.result, dict) and "limits" in step.result:
-            return Limits(**step.result["limits"])
+            known = {f.name for f in dataclasses.fields(Limits)}  # traces outlive field names
+            return Limits(**{k: v for k, v in step.result["limits"].items() if k in known})
     return Limits()
 
 
