@@ -389,3 +389,10 @@ def test_a_secret_written_by_the_model_is_redacted_in_the_outcome(repo, tmp_path
     a, _ = agent(repo, [answer(f"use token {CANARY} here")], tmp_path)
     out = a.run(GOAL)
     assert CANARY not in out.diagnosis and "[REDACTED:" in out.diagnosis
+
+
+def test_json_text_mode_accepts_the_plain_json_answer(repo, tmp_path):
+    script = [ToolsUnsupported("no tools"), answer("plain json", "lint_format", 0.5)]
+    a, _ = agent(repo, script, tmp_path)
+    out = a.run(GOAL)
+    assert (out.stop_reason, out.diagnosis, out.category) == ("answer", "plain json", "lint_format")

@@ -47,7 +47,8 @@ def _confidence(value: Any) -> float | None:
     return float(value) if 0.0 <= value <= 1.0 else None
 
 
-def _json_object(text: str) -> dict[str, Any] | None:
+def json_object(text: str) -> dict[str, Any] | None:
+    """The JSON object in a reply: the whole text, a fenced block, or the outermost braces."""
     fenced = re.search(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.S)
     candidates = [text.strip()] + ([fenced.group(1)] if fenced else [])
     first, last = text.find("{"), text.rfind("}")
@@ -68,7 +69,7 @@ def parse_final(text: str) -> Answer:
     text = (text or "").strip()
     if not text:
         raise FormatError("empty reply: call a tool, or answer with the JSON object")
-    obj = _json_object(text)
+    obj = json_object(text)
     if obj is None:
         return Answer(diagnosis=_clean(text))
     diagnosis = obj.get("diagnosis")

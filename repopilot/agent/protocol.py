@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Protocol as _Protocol
 
-from repopilot.agent.answer import FormatError
+from repopilot.agent.answer import FormatError, json_object
 from repopilot.agent.schema import tool_specs
 from repopilot.llm import jsontext
 from repopilot.llm.base import LLM, ChatResponse, Message, ToolCall
@@ -69,6 +69,8 @@ class TextActions:
     def tool_calls(self, response: ChatResponse, step: int) -> list[ToolCall] | None:
         parsed = jsontext.parse_action(response.text)
         if isinstance(parsed, jsontext.ParseFailure):
+            if "diagnosis" in (json_object(response.text) or {}):
+                return None  # the plain JSON answer the system prompt describes
             raise FormatError(parsed.observation())
         if parsed.is_final:
             return None
