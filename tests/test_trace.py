@@ -260,3 +260,12 @@ def test_replay_of_a_json_text_run_after_tools_unsupported(tmp_path, capsys):
     assert out2.stop_reason == "llm-unavailable"
     assert main(["trace", "replay", out2.trace]) == 0
     assert "no divergence" in capsys.readouterr().out
+
+
+def test_replay_of_a_run_without_the_model_says_so(tmp_path, capsys):
+    writer = TraceWriter("triage job.log", directory=str(tmp_path))
+    writer.add("classify", result={"category": "test_failure"})
+    writer.add("decision", result={"escalated": False, "reason": "decided-by-pattern"})
+    writer.finish("decided-by-pattern")
+    assert main(["trace", "replay", str(writer.path)]) == 0
+    assert capsys.readouterr().out.startswith("nothing to replay")

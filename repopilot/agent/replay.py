@@ -38,6 +38,13 @@ class Divergence:
     replayed: AgentStep | None
 
 
+def agent_ran(trace: RunTrace) -> bool:
+    """Whether the loop ran in this trace (a pattern-decided run has nothing to replay)."""
+    return any(s.type in ("llm_call", "tool_call") for s in trace.steps) or any(
+        isinstance(s.result, dict) and s.result.get("event") == "agent-start" for s in trace.steps
+    )
+
+
 def _agent_steps(trace: RunTrace) -> list[AgentStep]:
     """The loop's steps: from its `agent-start` decision on (earlier ones are the pipeline's)."""
     for i, step in enumerate(trace.steps):

@@ -47,7 +47,11 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(summary(trace, args.file))
         return 0
-    from repopilot.agent.replay import replay  # the loop is only needed here
+    from repopilot.agent.replay import agent_ran, replay  # the loop is only needed here
+
+    if not agent_ran(trace):
+        print(f"nothing to replay: the model was not asked in run {trace.run_id}")
+        return 0
 
     try:
         new, divergence = replay(trace, **_live(args))
