@@ -4,8 +4,9 @@
 zero-width characters, HTML comments) then `redact` (secrets become `[REDACTED:<kind>]`).
 `fence(text, label)` wraps untrusted text in markers carrying a fresh random nonce.
 
-Every pattern is linear: each is anchored on a literal or a lookbehind and its repeats are bounded or
-possessive in effect, so an attacker-made log cannot make redaction slow (see tests/test_redact.py).
+Every pattern starts with a literal or a lookbehind and no repeat can fail after a long scan from
+many starts, so an attacker-made log cannot make redaction slow (tests/test_redact.py times 200 KB
+of each hostile shape). A real 200 KB CI log window takes about 9-20 ms of CPU.
 """
 
 from __future__ import annotations
@@ -280,9 +281,8 @@ _INVISIBLE = regex.compile(
 )
 """Format characters (zero-width, bidi controls, BOM, tag characters, soft hyphen, ...), plus the
 invisible fillers and variation selectors that carry hidden text the same way."""
-_COMMENT = re.compile(
-    r"<!--.*?(?:-->|\Z)", re.DOTALL
-)  # unterminated: hidden to the end, as rendered
+# An unterminated comment hides everything after it when rendered, so it goes to the end too.
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
 def sanitize(text: str) -> str:
