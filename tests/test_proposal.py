@@ -653,3 +653,25 @@ def test_property_accepted_mutants_apply_as_validated(
     assert changed <= set(result.files) | {p for p in before if p not in applied}
     ours = {p: t for p, t in (before | apply_to_files(diff, before.get)).items() if t is not None}
     assert ours == applied
+
+
+def test_git_runs_isolated_from_the_callers_git_environment(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    diff = diff_of(repo, edit("src/app.py", "line 3\n", "line 3   \n"))  # trailing spaces
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[apply]\n\twhitespace = error\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other))
+    # with the caller's environment git would check against `other` and refuse the whitespace
+    leaked = subprocess.run(
+        ["git", "apply", "--check", "-"], cwd=repo, input=diff.encode(), capture_output=True
+    )
+    assert leaked.returncode != 0
+    assert isinstance(validate(diff, repo), Proposal)
