@@ -24,6 +24,7 @@ BOILERPLATE = re.compile(
 _STRONG = re.compile(r"(?i)\b(?:error|fatal|exception|failed|failure|panic)\b|\berr!")
 DEFAULT_CONTEXT = (2, 3)
 MAX_EVIDENCE = 5
+NEAR_FOCUS = 60  # lines before the failure report that count as 'near' for a best guess
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +72,17 @@ class Classifier:
         return _unknown_verdict(job, res, scope, common)
 
 
+SURE_FAILURE = 85  # a hit this specific signals a failure even when the log shows no exit code
+
+
 def _failed(job: JobLog, res: ScanResult) -> bool:
     if any(code != 0 for _, _, code in res.exit_lines) or res.errors or res.failure_marker:
         return True
-    if job.fmt in ("gha", "ghcli") or res.success_marker:
+    if res.success_marker or any(code == 0 for _, _, code in res.exit_lines[-1:]):
         return False
+    if job.fmt in ("gha", "ghcli"):
+        # Truncated logs and container actions that die without an exit-code line.
+        return any(h.pattern.spec.priority >= SURE_FAILURE for h in res.hits)
     return bool(res.hits)
 
 
@@ -141,7 +148,13 @@ def _unknown_verdict(job: JobLog, res: ScanResult, scope: Scope, common: dict) -
     if not pool:
         pool = [g for lines in res.generic.values() for g in lines if g[0] <= scope.focus]
     pool = [g for g in pool if not BOILERPLATE.match(g[1])]
-    ranked = sorted(pool, key=lambda g: (bool(_STRONG.search(g[1])), g[0]), reverse=True)
+    # Near the point of failure first, then the error-like wording, then the latest.
+    near = scope.focus - NEAR_FOCUS
+
+    def rank(g):
+        return (near <= g[0] <= scope.focus, bool(_STRONG.search(g[1])), g[0])
+
+    ranked = sorted(pool, key=rank, reverse=True)
     chosen = ranked[:3]
     context: tuple[Evidence, ...] = ()
     if chosen:

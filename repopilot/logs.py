@@ -18,6 +18,7 @@ import shutil
 import sys
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -101,7 +102,7 @@ def _head(opener: Callable[[], BinaryIO], where: str) -> bytes:
     try:
         with opener() as f:
             return f.read(65536)
-    except (OSError, EOFError, gzip.BadGzipFile, zipfile.BadZipFile) as exc:
+    except (OSError, EOFError, zlib.error, gzip.BadGzipFile, zipfile.BadZipFile) as exc:
         raise LogError(f"{where}: cannot read: {exc}") from None
 
 
@@ -161,7 +162,7 @@ def _raw_chunks(stream: BinaryIO, where: str) -> Iterator[tuple[int, bytes]]:
     while True:
         try:
             block = stream.read(CHUNK)
-        except (OSError, EOFError, zipfile.BadZipFile, gzip.BadGzipFile) as exc:
+        except (OSError, EOFError, zlib.error, zipfile.BadZipFile, gzip.BadGzipFile) as exc:
             raise LogError(f"{where}: truncated or corrupt input: {exc}") from None
         if not block:
             break

@@ -28,6 +28,10 @@ def display(raw: bytes | str) -> str:
     if raw.startswith("\ufeff"):
         raw = raw[1:]
     raw = _TS.sub("", raw, count=1)
+    if "\r" in raw:
+        # A lone CR returns the carriage: a terminal shows only what was written after the last one
+        # (progress bars, Travis' `travis_time:end:...\rThe command ...`).
+        raw = next((seg for seg in reversed(raw.split("\r")) if seg.strip()), "")
     if "\x1b" in raw:
         raw = _ANSI.sub("", raw)
     return raw

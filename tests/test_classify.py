@@ -191,3 +191,24 @@ def test_classifier_api_reuses_compiled_library():
     first = c.classify_path(LOGS / "pytest-gha.log")[0]
     again = c.classify_path(LOGS / "pytest-gha.log")[0]
     assert first == again and first.step_lines == (4, 13)
+
+
+def test_lone_cr_shows_what_a_terminal_shows(tmp_path):
+    log = tmp_path / "travis.log"
+    log.write_bytes(
+        b"$ make disk\r\nwrite x: No space left on device\r\n"
+        b'travis_time:end:1234\r\x1b[0KThe command "make disk" exited with 1.\r\n'
+    )
+    (r,) = classify_json(str(log))
+    assert r["category"] == "oom_disk" and r["evidence"][0]["line"] == 2
+
+
+def test_specific_hit_counts_as_failure_without_exit_code_line(tmp_path):
+    ts = "2026-01-02T03:04:05.0000000Z "
+    log = tmp_path / "truncated.log"
+    log.write_text(f"{ts}##[group]Run docker build .\n{ts}write: No space left on device\n")
+    (r,) = classify_json(str(log))
+    assert r["category"] == "oom_disk"  # priority 90 >= SURE_FAILURE
+    log.write_text(f"{ts}##[group]Run pytest\n{ts}FAILED tests/a.py::test_b - boom\n")
+    (r,) = classify_json(str(log))
+    assert r["category"] == "no_failure"  # priority 80: not enough without an exit code
