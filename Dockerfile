@@ -9,6 +9,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1
 
+# git is needed at run time: every proposed diff is checked with `git apply --check`/`--numstat`
+# before it is offered or applied. Version pinned to what bookworm ships (seen on a bookworm host);
+# bump it with the base image.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends git=1:2.39.5-0+deb12u3 \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /tmp/build
 
 # Dependencies first (their own layer): every file is hash-checked, wheels only, no resolver.
