@@ -107,6 +107,8 @@ RANKED = [
     ("dotnet.compiler.error", "dotnet.build-failed"),
     ("cpp.compiler.error", "cpp.make.error"),
     ("cpp.linker.undefined", "cpp.linker.failed"),
+    # the symbol the linker could not find says more than rustc's "linking with `cc` failed"
+    ("cpp.linker.undefined", "rust.linker"),
     ("cpp.cmake.find-package", "cpp.cmake.error"),
     ("cpp.cmake.error", "cpp.cmake.incomplete"),
     ("docker.buildkit.step-error", "docker.buildkit.failed-to-solve"),
