@@ -42,7 +42,7 @@ class ApprovalConfig:
 @dataclass(frozen=True)
 class Decision:
     """What happened to a command: `ignored` (no reply), `refused`, `applied`, `rejected`,
-    `already-applied`, `would-apply` (dry run). `message` is the reply text, if any."""
+    `already-applied`, `already-rejected`, `would-apply` (dry run). `message` is the reply text, if any."""
 
     outcome: str
     proposal_id: str | None = None
@@ -83,7 +83,7 @@ def _run(
         return Decision("already-applied", pid, f"Proposal `{pid}` was already applied ({sha}).")
     if verb == "reject":
         if status == "rejected":
-            return Decision("already-applied", pid, f"Proposal `{pid}` was already rejected.")
+            return Decision("already-rejected", pid, f"Proposal `{pid}` was already rejected.")
         if not cfg.dry_run:
             _mark(repo, number, comment, pid, "rejected")
         return Decision("rejected", pid, f"Proposal `{pid}` is marked rejected.")
