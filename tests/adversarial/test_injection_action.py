@@ -194,13 +194,8 @@ def test_analyze_result_file_holds_no_secret(tmp_path):
     assert "test_login" in text and value not in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the comment's 'How this was decided' says 'LLM usage: none' after the model was "
-    "called: github/render.comment_renderer never passes the runs' Usage into CommentContext "
-    "(the traces have it), so the one record a reviewer sees misstates what happened",
-)
 def test_comment_reports_the_llm_calls_that_were_made(world):
+    """The one record a reviewer sees must not say 'LLM usage: none' after the model ran."""
     tmp_path, gh, llm, facts, repo = world
     llm.queue(*obedient_model("Deploy failed."))
     run = _run(tmp_path, gh, facts, repo)
