@@ -35,6 +35,7 @@ NOISE = [
 PKGS = ["requests", "numpy", "urllib3", "react", "lodash", "serde", "tokio", "pydantic", "jackson"]
 FAILURE = [
     "##[group]Run python -m pytest -q",
+    "##[endgroup]",
     "\x1b[1m\x1b[31m________________________ test_parse_header ________________________\x1b[0m",
     "    def test_parse_header():",
     ">       assert parse_header(b'x') == {'x': 1}",
@@ -58,7 +59,7 @@ def generate(path: str, mb: int, seed: int = 7) -> None:
         while size < target:
             if rnd.random() < 0.0005:
                 step += 1
-                line = f"##[group]Run ./scripts/build-step-{step}.sh"
+                line = f"##[group]Run ./scripts/build-step-{step}.sh\n" + "{stamp} ##[endgroup]"
             elif rnd.random() < 0.0005:
                 line = "##[endgroup]"
             else:
@@ -70,7 +71,8 @@ def generate(path: str, mb: int, seed: int = 7) -> None:
                     sha=f"{rnd.getrandbits(160):040x}",
                 )
             t += timedelta(microseconds=rnd.randint(1, 20000))
-            s = f"{t.strftime('%Y-%m-%dT%H:%M:%S')}.{t.microsecond:06d}0Z {line}\n"
+            stamp = f"{t.strftime('%Y-%m-%dT%H:%M:%S')}.{t.microsecond:06d}0Z"
+            s = f"{stamp} {line.replace('{stamp}', stamp)}\n"
             size += len(s.encode("utf-8"))
             buf.append(s)
             if len(buf) >= 10000:

@@ -16,6 +16,7 @@ from pathlib import Path
 from repopilot.logs import JobLog, iter_lines, open_logs
 from repopilot.patterns import Pattern, load_library
 from repopilot.records import Evidence, Verdict
+from repopilot.redact import redact
 from repopilot.scan import Hit, Scanner, ScanResult
 
 BOILERPLATE = re.compile(
@@ -120,12 +121,14 @@ def _pattern_verdict(job: JobLog, hits: list[Hit], scope: Scope, common: dict) -
     best = ranked[0]
     p = best[0].pattern
     first = min(best, key=lambda h: h.line)
-    evidence = [first] + [h for h in sorted(best, key=lambda h: h.line) if h is not first][:2]
+    evidence = [first] + [h for h in sorted(best, key=lambda h: h.line) if h.line != first.line][:2]
     for g in ranked[1:]:
         if len(evidence) >= MAX_EVIDENCE:
             break
-        evidence.append(min(g, key=lambda h: h.line))
-    caps = dict(first.captures)
+        h = min(g, key=lambda h: h.line)
+        if all(h.line != e.line for e in evidence):
+            evidence.append(h)
+    caps = {k: _safe(v) for k, v in first.captures.items()}
     values = {**caps, "count": str(len(best)), "step": common.get("step") or ""}
     return Verdict(
         category=p.spec.category,
@@ -134,7 +137,7 @@ def _pattern_verdict(job: JobLog, hits: list[Hit], scope: Scope, common: dict) -
         pattern_id=p.id,
         title=fill(p.spec.title, values),
         hint=fill(p.spec.hint, values),
-        evidence=tuple(Evidence(line=h.line, text=h.text) for h in evidence),
+        evidence=tuple(Evidence(line=h.line, text=_safe(h.text)) for h in evidence),
         captures=caps,
         kind=p.kind,  # type: ignore[arg-type]
         ambiguous=p.spec.ambiguous,
@@ -166,7 +169,7 @@ def _unknown_verdict(job: JobLog, res: ScanResult, scope: Scope, common: dict) -
         decided_by="none",
         title=f"Unrecognized failure in {step}" if step else "Unrecognized failure",
         hint="No pattern recognizes this failure; read the evidence lines and the step's end.",
-        evidence=tuple(Evidence(line=n, text=t) for n, t, _ in chosen),
+        evidence=tuple(Evidence(line=n, text=_safe(t)) for n, t, _ in chosen),
         context=context,
         **common,
     )
@@ -180,10 +183,15 @@ def _context(job: JobLog, line: int, anchor, p: Pattern | None) -> tuple[Evidenc
         after = 50
     out = []
     for ll in iter_lines(job, max(1, line - before), line + after, anchor=anchor):
-        out.append(Evidence(line=ll.number, text=ll.text))
+        out.append(Evidence(line=ll.number, text=_safe(ll.text)))
         if until is not None and ll.number > line and until.search(ll.text, timeout=0.05):
             break
     return tuple(out)
+
+
+def _safe(text: str) -> str:
+    """Log text leaves the engine with secrets redacted: verdicts are printed, posted, traced."""
+    return redact(text).text
 
 
 _FIELD = re.compile(r"\{(\w+)\}")

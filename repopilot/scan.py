@@ -47,10 +47,12 @@ _SIGNALS = (
     "the operation was canceled",
     "job succeeded",
     "##[group]",
+    "##[endgroup]",
 )
 _EXIT = regex.compile(r"(?i)process completed with exit code (\d+)|exited with (?:code )?(\d+)")
 MAX_HITS = 4096
 MAX_TIMEOUTS = 3
+HEADER_MAX = 300  # lines of a step's script echo; past this, a missing ##[endgroup] is assumed
 
 
 @dataclass(slots=True)
@@ -74,6 +76,7 @@ class ScanResult:
     failure_marker: bool = False
     timeouts: dict[str, int] = field(default_factory=dict)
     lines: int = 0
+    header_until: int = 0  # a step's script echo: `##[group]Run ...` to `##[endgroup]` (capped)
 
 
 def _minimal(patterns: list[Pattern]) -> list[str]:
@@ -163,6 +166,12 @@ class Scanner:
         if not found and not self.always:
             return
         low = matchable.lower()
+        if text.startswith("##[group]Run "):
+            res.header_until = number + HEADER_MAX
+        elif text.startswith("##[endgroup]"):
+            res.header_until = 0
+        if number <= res.header_until:
+            return  # the runner echoing the step's script: it says what will run, not what failed
         self._signals(text, low, number, step, res)
         todo: set[int] = set(self.always)
         generic = False
@@ -171,12 +180,13 @@ class Scanner:
             generic = generic or i in self._generic
         if generic:
             res.generic.setdefault(step, deque(maxlen=48)).append((number, text, anchor))
-        name = res.steps[step][1] if step >= 0 else ""
+        name = res.steps[step][1] if step >= 0 else None
         for i in sorted(todo):
             p = self.patterns[i]
             if res.timeouts.get(p.id, 0) >= MAX_TIMEOUTS:
                 continue
-            if p.step_re is not None and not p.step_re.search(name):
+            # A log without steps (before the first one, or a plain log) cannot rule a pattern out.
+            if p.step_re is not None and name is not None and not p.step_re.search(name):
                 continue
             m = self._confirm(p, matchable, res)
             if m is not None:

@@ -23,8 +23,7 @@ def display(raw: bytes | str) -> str:
         raw = raw[:MAX_LINE]
     if raw.endswith("\n"):
         raw = raw[:-1]
-    if raw.endswith("\r"):
-        raw = raw.rstrip("\r")  # CRLF, and CR CR LF from tools that write CRLF through a CRLF layer
+    raw = raw.rstrip()  # CRLF, CR CR LF (Travis), trailing blanks: `$` anchors work the same
     if raw.startswith("\ufeff"):
         raw = raw[1:]
     raw = _TS.sub("", raw, count=1)
@@ -37,9 +36,17 @@ def display(raw: bytes | str) -> str:
     return raw
 
 
+_BUILDKIT = re.compile(r"^#\d+ \d+\.\d+ ")
+
+
 def body(text: str) -> str:
-    """The matchable part of a display line: without the runner's annotation marker."""
-    return _MARKER.sub("", text, count=1) if text.startswith("##[") else text
+    """The matchable part of a display line: without the runner's annotation marker or
+    BuildKit's `#12 3.456 ` step prefix (so a tool's pattern also works inside `docker build`)."""
+    if text.startswith("##["):
+        text = _MARKER.sub("", text, count=1)
+    if text.startswith("#"):
+        text = _BUILDKIT.sub("", text, count=1)
+    return text
 
 
 def annotation(text: str) -> str | None:

@@ -31,7 +31,7 @@ def test_contract1_json_shape_and_verdict():
     assert r["category"] == "test_failure" and r["decided_by"] == "pattern"
     assert r["pattern_id"] == "t.pytest.failed"
     assert r["evidence"][0] == {
-        "line": 9,
+        "line": 10,
         "text": "FAILED tests/a.py::test_b - AssertionError: assert 1 == 2",
     }
     assert r["captures"] == {"test": "tests/a.py::test_b"}
@@ -43,7 +43,7 @@ def test_contract1_json_shape_and_verdict():
 def test_priority_beats_closeness():
     # the summary line is closer to the end but has a lower priority than the FAILED line
     (r,) = classify_json(str(LOGS / "pytest-gha.log"))
-    assert r["evidence"][0]["line"] == 9
+    assert r["evidence"][0]["line"] == 10
 
 
 def test_every_input_format_gives_one_result_per_job():
@@ -91,12 +91,14 @@ def test_passing_log_is_no_failure_even_with_scary_words():
 def test_unknown_failure_gives_best_guess_evidence():
     (r,) = classify_json(str(LOGS / "unknown-gha.log"))
     assert r["category"] == "unknown" and r["decided_by"] == "none" and r["pattern_id"] is None
-    assert r["evidence"][0] == {"line": 3, "text": "frobnicator: error: widget misaligned"}
+    # the script echo (between `##[group]Run` and `##[endgroup]`) is never evidence
+    assert r["evidence"][0] == {"line": 5, "text": "frobnicator: error: widget misaligned"}
+    assert all(e["line"] != 2 for e in r["evidence"])
 
 
 def test_cancellation():
     (r,) = classify_json(str(LOGS / "cancel-gha.log"))
-    assert r["category"] == "timeout_cancelled" and r["evidence"][0]["line"] == 2
+    assert r["category"] == "timeout_cancelled" and r["evidence"][0]["line"] == 3
 
 
 def test_text_format_shows_evidence_context_and_hint():
@@ -104,8 +106,8 @@ def test_text_format_shows_evidence_context_and_hint():
     out = proc.stdout.decode()
     assert proc.returncode == 0
     assert "category:   test_failure" in out
-    assert re.search(r">\s+9 \| FAILED tests/a.py::test_b", out)
-    assert re.search(r"\s8 \| ===", out) and re.search(r"\s10 \| FAILED tests/a.py::test_c", out)
+    assert re.search(r">\s+10 \| FAILED tests/a.py::test_b", out)
+    assert re.search(r"\s9 \| ===", out) and re.search(r"\s11 \| FAILED tests/a.py::test_c", out)
     assert "hint:       Run `pytest tests/a.py::test_b`." in out
 
 
@@ -190,7 +192,7 @@ def test_classifier_api_reuses_compiled_library():
     c = Classifier(load_library(PATTERNS))
     first = c.classify_path(LOGS / "pytest-gha.log")[0]
     again = c.classify_path(LOGS / "pytest-gha.log")[0]
-    assert first == again and first.step_lines == (4, 13)
+    assert first == again and first.step_lines == (4, 14)
 
 
 def test_lone_cr_shows_what_a_terminal_shows(tmp_path):
@@ -206,9 +208,28 @@ def test_lone_cr_shows_what_a_terminal_shows(tmp_path):
 def test_specific_hit_counts_as_failure_without_exit_code_line(tmp_path):
     ts = "2026-01-02T03:04:05.0000000Z "
     log = tmp_path / "truncated.log"
-    log.write_text(f"{ts}##[group]Run docker build .\n{ts}write: No space left on device\n")
+    log.write_text(
+        f"{ts}##[group]Run docker build .\n{ts}##[endgroup]\n{ts}write: No space left on device\n"
+    )
     (r,) = classify_json(str(log))
     assert r["category"] == "oom_disk"  # priority 90 >= SURE_FAILURE
-    log.write_text(f"{ts}##[group]Run pytest\n{ts}FAILED tests/a.py::test_b - boom\n")
+    log.write_text(
+        f"{ts}##[group]Run pytest\n{ts}##[endgroup]\n{ts}FAILED tests/a.py::test_b - boom\n"
+    )
     (r,) = classify_json(str(log))
     assert r["category"] == "no_failure"  # priority 80: not enough without an exit code
+
+
+def test_secrets_in_evidence_are_redacted(tmp_path):
+    ts = "2026-01-02T03:04:05.0000000Z "
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2
+    log = tmp_path / "leak.log"
+    log.write_text(
+        f"{ts}##[group]Run ./sync\n{ts}##[endgroup]\n"
+        f"{ts}fatal: could not read from https://bot:{token}@example.com/repo\n"
+        f"{ts}##[error]Process completed with exit code 1.\n"
+    )
+    proc = cli("classify", "--format", "json", "--patterns", str(PATTERNS), str(log))
+    assert proc.returncode == 0 and token not in proc.stdout.decode()
+    (r,) = json.loads(proc.stdout)["results"]
+    assert r["evidence"][0]["line"] == 3 and "[REDACTED:" in r["evidence"][0]["text"]

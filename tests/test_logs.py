@@ -20,12 +20,12 @@ def lines_of(path, **kw):
 
 def test_gha_log_strips_bom_timestamp_ansi_crlf_and_keeps_numbers():
     got = lines_of(LOGS / "pytest-gha.log")
-    assert len(got) == 13
+    assert len(got) == 14
     assert got[0].text == "##[group]Run actions/checkout@v4"
-    assert got[4].text == "tests/a.py::test_ok PASSED"  # ANSI removed
-    assert got[8].number == 9 and got[8].text.startswith("FAILED tests/a.py::test_b")
+    assert got[5].text == "tests/a.py::test_ok PASSED"  # ANSI removed
+    assert got[9].number == 10 and got[9].text.startswith("FAILED tests/a.py::test_b")
     assert not any(line.text.endswith("\r") for line in got)
-    assert got[8].step == "Run python -m pytest"
+    assert got[9].step == "Run python -m pytest"
 
 
 def test_gz_matches_plain():
