@@ -1,6 +1,11 @@
 """Property: the command parser accepts exactly `/repopilot apply <id>` and `/repopilot reject <id>`
-(id `[a-z0-9-]{6,40}`, only ASCII whitespace around it) and nothing else, both as
-`comment_command.parse_command` and through the Action's event edge (`github.events.parse_command`).
+(id `[a-z0-9-]{6,40}`, only ASCII whitespace around it) and nothing else.
+
+tests/test_comment_marker.py already proves the core (exact commands accepted, whatever is
+accepted is exactly one command, a few wrappers refused). Added here: the Action's event edge
+(`github.events.parse_command`) agrees with the parser on every input; any single foreign character
+anywhere in the command spoils it; more Markdown wrappers; ids of every length; and the indented
+code block, which the parser still accepts (xfail).
 """
 
 from __future__ import annotations
@@ -29,32 +34,22 @@ def both(body: str):
     return a
 
 
-@settings(max_examples=400)
-@given(verb=VERBS, pid=IDS, before=LEADING, after=ASCII_WS)
-def test_every_exact_command_is_accepted(verb, pid, before, after):
-    assert tuple(both(f"{before}/repopilot {verb} {pid}{after}")) == (verb, pid)
-
-
 @settings(max_examples=1000)
 @given(
     body=st.text(max_size=80)
+    | st.builds(lambda b, v, p, t: f"{b}/repopilot {v} {p}{t}", LEADING, VERBS, IDS, ASCII_WS)
     | st.builds(lambda v, p, t: f"/repopilot {v} {p}{t}", VERBS, IDS, st.text(max_size=8))
 )
-def test_whatever_is_accepted_is_exactly_one_command(body):
+def test_the_action_edge_agrees_with_the_parser(body):
     cmd = both(body)
     if cmd is not None:
         assert CANONICAL.fullmatch(body.strip(" \t\r\n")), repr(body)
-        assert body.strip(" \t\r\n") == f"/repopilot {cmd.action} {cmd.proposal_id}"
 
 
-WRAPPERS = [
-    "> {}",
-    "`{}`",
-    "```\n{}\n```",
+WRAPPERS = [  # those not already in tests/test_comment_marker.py
+    "~~~\n{}\n~~~",
     "<!-- {} -->",
     "**{}**",
-    "{} please",
-    "please {}",
     "{}\n{}",
     "\u200b{}",
     "{}\u00a0",
