@@ -209,12 +209,14 @@ def _plain_steps(data: bytes, first_line: int) -> list[tuple[int, str]]:
 
 def _gha_steps(data: bytes, first_line: int) -> list[tuple[int, str]]:
     steps = []
+    line, counted = first_line, 0
     pos = data.find(_STEP_RUN)
     while pos >= 0:
         start = data.rfind(b"\n", 0, pos) + 1
         end = data.find(b"\n", pos)
         end = len(data) if end < 0 else end
-        line = first_line + data.count(b"\n", 0, start)
+        line += data.count(b"\n", counted, start)
+        counted = start
         name = display(data[pos + len(b"##[group]") : end]).strip()
         steps.append((line, name[:200]))
         pos = data.find(_STEP_RUN, end)
@@ -244,11 +246,15 @@ def _ghcli_rewrite(data: bytes, first_line: int, state: list, keep: str | None) 
     return Chunk(first_line, 0, text, steps)
 
 
-def iter_chunks(job: JobLog, anchor: tuple[int, int] | None = None) -> Iterator[Chunk]:
+def iter_chunks(
+    job: JobLog, anchor: tuple[int, int] | None = None, gha_steps: bool = True
+) -> Iterator[Chunk]:
     """The job log as chunks of whole lines with their step boundaries.
 
     `anchor` = (byte offset of a line start, its line number), as recorded in a Chunk, starts
     the read there instead of at the top (step names before it are then unknown).
+    `gha_steps=False` skips finding `##[group]Run` steps of raw GitHub logs: the scanner sees
+    those lines anyway and saves a pass over the log.
     """
     offset0, line = anchor or (0, 1)
     state: list = [None, True]
@@ -261,8 +267,11 @@ def iter_chunks(job: JobLog, anchor: tuple[int, int] | None = None) -> Iterator[
                 chunk = _ghcli_rewrite(data, line, state, job.job_filter)
                 chunk.offset = offset + offset0
             else:
-                find = _gha_steps if job.fmt == "gha" else _plain_steps
-                chunk = Chunk(line, offset + offset0, data, find(data, line))
+                if job.fmt == "gha":
+                    steps = _gha_steps(data, line) if gha_steps else []
+                else:
+                    steps = _plain_steps(data, line)
+                chunk = Chunk(line, offset + offset0, data, steps)
             yield chunk
             line += chunk.n_newlines if chunk.n_newlines is not None else data.count(b"\n")
 

@@ -162,13 +162,17 @@ def _parse_yaml(text: str) -> tuple[Any, Any]:
     return node, data
 
 
-def load_file(path: Path, validated: dict[str, list[str]] | None = None) -> list[Pattern]:
-    """Patterns of one file. `validated` (from the cache, for this exact file content) holds
-    each pattern's derived literals and skips compiling every regex up front."""
+def load_file(path: Path) -> list[Pattern]:
+    """Patterns of one file, fully validated: every regex compiled, literals derived."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PatternError(f"{path}: cannot read: {exc}") from None
+    pf, lines = _parse_file(path, text)
+    return _build(path, pf, lines, None)
+
+
+def _parse_file(path: Path, text: str) -> tuple[PatternFile, dict[int, int]]:
     try:
         node, data = _parse_yaml(text)
     except yaml.YAMLError as exc:
@@ -187,6 +191,14 @@ def load_file(path: Path, validated: dict[str, list[str]] | None = None) -> list
             line = lines.get(loc[1], 1)
         where = ".".join(str(x) for x in loc)
         raise PatternError(f"{path}:{line}: {where}: {err['msg']}") from None
+    return pf, lines
+
+
+def _build(
+    path: Path, pf: PatternFile, lines: dict[int, int], validated: dict[str, list[str]] | None
+) -> list[Pattern]:
+    """`validated` (cached for this exact file content) holds each pattern's derived literals:
+    the checks that file already passed are skipped and regexes compile on first use."""
     out = []
     for i, spec in enumerate(pf.patterns):
         where = f"{path}:{lines.get(i, 1)}"
@@ -200,7 +212,8 @@ def load_file(path: Path, validated: dict[str, list[str]] | None = None) -> list
         until_re = _compile(until, where, spec.id) if until else None
         if spec.prefilter_regex:
             literals = ()
-            _check_re2(spec.prefilter_regex, where, spec.id)
+            if validated is None:
+                _check_re2(spec.prefilter_regex, where, spec.id)
         elif spec.prefilter:
             literals = tuple(s.lower() for s in spec.prefilter)
             weak = [s for s in literals if not usable(s)]
@@ -266,14 +279,31 @@ def load_library(directory: Path | str | None = None) -> list[Pattern]:
     keys: set[str] = set()
     for path in sorted(root.glob("*.yaml")) + sorted(root.glob("*.yml")):
         try:
-            k = cache_key(path.read_bytes())
+            content = path.read_bytes()
         except OSError as exc:
             raise PatternError(f"{path}: cannot read: {exc}") from None
+        k = cache_key(content)
         keys.add(k)
-        validated = cache.get(k)
-        loaded = load_file(path, validated)
-        if validated is None:
-            cache.put(k, {p.id: list(p.literals) for p in loaded})
+        hit = cache.get(k)
+        if hit is not None:
+            pf = PatternFile.model_validate(hit["file"])
+            lines = {int(i): n for i, n in hit["lines"].items()}
+            loaded = _build(path, pf, lines, hit["literals"])
+        else:
+            try:
+                text = content.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise PatternError(f"{path}: cannot read: {exc}") from None
+            pf, lines = _parse_file(path, text)
+            loaded = _build(path, pf, lines, None)
+            cache.put(
+                k,
+                {
+                    "file": pf.model_dump(mode="json", exclude_defaults=True),
+                    "lines": lines,
+                    "literals": {p.id: list(p.literals) for p in loaded},
+                },
+            )
         for p in loaded:
             if p.id in seen:
                 raise PatternError(

@@ -127,7 +127,7 @@ class Scanner:
 
     def scan(self, job: JobLog) -> ScanResult:
         res = ScanResult()
-        for chunk in iter_chunks(job):
+        for chunk in iter_chunks(job, gha_steps=False):
             self._chunk(chunk, res)
         return res
 
@@ -161,6 +161,9 @@ class Scanner:
 
     def _line(self, raw: bytes, number: int, step: int, anchor, res: ScanResult) -> None:
         text = display(raw)
+        if text.startswith("##[group]Run "):  # a step of a raw GitHub log (see iter_chunks)
+            res.steps.append((number, text[len("##[group]") :].strip()[:200]))
+            step = len(res.steps) - 1
         matchable = body(text)
         found = self._set.Match(matchable) or ()
         if not found and not self.always:
