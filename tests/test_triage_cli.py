@@ -170,3 +170,7 @@ def test_escalation_through_the_real_openai_client_never_sends_a_secret(tmp_path
     trace_text = Path(result["trace"]).read_text()
     assert LOG_CANARY not in trace_text and REPO_CANARY not in trace_text
     assert json.loads(trace_text)["usage"]["llm_calls"] == 3
+    # the run summary of the escalation goes to stderr, never into the JSON on stdout
+    err = proc.stderr.decode()
+    assert "llm calls 3" in err and "tokens:" in err
+    assert LOG_CANARY not in err and REPO_CANARY not in err

@@ -18,6 +18,9 @@ from repopilot.logs import LogError
 from repopilot.patterns import PatternError
 from repopilot.pipeline import ESCALATE_MODES, load_classifier, triage
 from repopilot.records import TriageResult
+from repopilot.trace import TraceError
+from repopilot.trace import load as load_trace
+from repopilot.trace import summary as trace_summary
 
 NAME = "triage"
 HELP = "Triage failed CI logs against a checkout: patterns first, the LLM only when needed."
@@ -72,7 +75,19 @@ def run(args) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write("\n".join(render_text(r) for r in results))
+    _print_summaries(results)
     return 0
+
+
+def _print_summaries(results: list[TriageResult]) -> None:
+    """The run summary of every escalated job, on stderr (stdout stays the contract output)."""
+    for r in results:
+        if not (r.escalated and r.trace):
+            continue
+        try:
+            print(trace_summary(load_trace(r.trace), r.trace), file=sys.stderr)
+        except TraceError as exc:
+            print(f"repopilot: {exc}", file=sys.stderr)
 
 
 def render_text(r: TriageResult) -> str:
