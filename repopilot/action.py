@@ -102,6 +102,7 @@ def _client(inp: runner.Inputs):
         server_url=inp.server_url,
         timeout=inp.timeout,
         max_wait=inp.max_wait,
+        pace=inp.pace,
     )
     gh = edge.make_client(cfg)
     return gh, edge.bot_login(gh, inp.bot_login)
@@ -133,7 +134,7 @@ def on_workflow_run(
         return Outcome("analyzed", _job_table(found), outputs, details)
     render = edge.comment_renderer(found, inp.server_url, inp.signing_key)
     proposals = [j.result.proposal for j in found.jobs if j.result.proposal]
-    posted = edge.post(repo, event, render, bot, inp.dry_run, proposals)
+    posted = edge.post(repo, event, render, bot, inp.dry_run, proposals, inp.max_wait)
     details["pr"] = posted.pr.number if posted.pr else None
     if posted.comment is None:
         why = "dry run" if inp.dry_run else "no pull request for this run"
@@ -173,7 +174,7 @@ def on_issue_comment(inp: runner.Inputs, event: edge.CommentEvent) -> Outcome:
         return Outcome("ignored", "RepoPilot: `mode: analyze` does not handle commands.")
     gh, bot = _client(inp)
     repo = gh.get_repo(event.repository.full_name or inp.repository)
-    cfg = edge.ApprovalConfig(bot, inp.approvers, inp.signing_key, inp.dry_run)
+    cfg = edge.ApprovalConfig(bot, inp.approvers, inp.signing_key, inp.dry_run, inp.max_wait)
     decision = edge.decide(gh, repo, event, cfg)
     details = {
         "proposal_id": decision.proposal_id,
@@ -183,7 +184,7 @@ def on_issue_comment(inp: runner.Inputs, event: edge.CommentEvent) -> Outcome:
     outputs = {"category": "", "decided-by": "", "comment-url": ""}
     outputs["proposal-id"] = decision.proposal_id or ""
     if decision.outcome != "ignored" and not inp.dry_run:
-        posted = edge.post_reply(repo, event, decision, bot)
+        posted = edge.post_reply(repo, event, decision, bot, inp.max_wait)
         outputs["comment-url"] = posted.html_url if posted else ""
     summary = f"RepoPilot `{decision.outcome}`: {decision.message or 'no command'}"
     return Outcome(decision.outcome, summary, outputs, details)

@@ -75,12 +75,14 @@ class TreeReader:
             raise ApplyRefused(f"{path} is not UTF-8 text at the head") from exc
 
 
-def _once(write):
+def _once(write, max_wait: float):
     # git objects are content-addressed, so repeating a POST whose answer was lost is harmless
-    return guarded_write(write, lambda: None)
+    return guarded_write(write, lambda: None, max_wait=max_wait)
 
 
-def build_commit(repo: Repository, head_sha: str, diff: str, proposal_id: str) -> str:
+def build_commit(
+    repo: Repository, head_sha: str, diff: str, proposal_id: str, max_wait: float = 60.0
+) -> str:
     """Create (but do not publish) the commit: parent = head_sha, tree = head + diff."""
     from repopilot.proposal import apply_to_files
 
@@ -97,13 +99,13 @@ def build_commit(repo: Repository, head_sha: str, diff: str, proposal_id: str) -
         if text is None:
             elements.append(InputGitTreeElement(path, mode, "blob", sha=None))
             continue
-        blob = _once(lambda text=text: repo.create_git_blob(text, "utf-8"))
+        blob = _once(lambda text=text: repo.create_git_blob(text, "utf-8"), max_wait)
         elements.append(InputGitTreeElement(path, mode, "blob", sha=blob.sha))
     base_tree = repo.get_git_tree(reader.tree_sha)
-    tree = _once(lambda: repo.create_git_tree(elements, base_tree))
+    tree = _once(lambda: repo.create_git_tree(elements, base_tree), max_wait)
     parent = repo.get_git_commit(head_sha)
     message = f"Apply RepoPilot proposal {proposal_id}\n\n{APPLIED_TRAILER} {proposal_id}\n"
-    commit = _once(lambda: repo.create_git_commit(message, tree, [parent]))
+    commit = _once(lambda: repo.create_git_commit(message, tree, [parent]), max_wait)
     return commit.sha
 
 
@@ -136,13 +138,14 @@ def open_fork_pull(
     commit_sha: str,
     proposal_id: str,
     base_owner: str,
+    max_wait: float = 60.0,
 ) -> Applied:
     """The head branch lives in a fork this token cannot push to: put the commit on
     `repopilot/<id>` in the base repository and try to open a PR from it against the fork's branch.
     When the fork refuses the PR, the branch alone is the result and the reply explains it."""
     branch = f"repopilot/{proposal_id}"
     try:
-        _once(lambda: repo.create_git_ref(f"refs/heads/{branch}", commit_sha))
+        _once(lambda: repo.create_git_ref(f"refs/heads/{branch}", commit_sha), max_wait)
     except GithubException as exc:
         if exc.status != 422:  # 422: the branch exists (a replay); the caller checked the status
             raise
@@ -153,7 +156,8 @@ def open_fork_pull(
                 head=f"{base_owner}:{branch}",
                 title=f"RepoPilot: apply proposal {proposal_id}",
                 body=f"The fix approved as `{proposal_id}`; merging it updates the pull request.",
-            )
+            ),
+            max_wait,
         )
     except GithubException:
         return Applied(commit_sha, "branch", None, branch)

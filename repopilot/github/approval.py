@@ -26,7 +26,7 @@ from repopilot.github.apply import (
     open_fork_pull,
 )
 from repopilot.github.events import CommentEvent, parse_command
-from repopilot.github.prs import bot_comments, pull_ref
+from repopilot.github.prs import bot_comments, pull_ref, reply
 
 DEFAULT_APPROVERS = frozenset({"admin", "maintain", "write"})
 
@@ -37,6 +37,7 @@ class ApprovalConfig:
     approvers: frozenset[str] = DEFAULT_APPROVERS
     signing_key: str | None = None
     dry_run: bool = False
+    max_wait: float = 60.0  # longest wait before retrying a write
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def _run(
         )
     if cfg.dry_run:
         return Decision("would-apply", pid, f"Dry run: proposal `{pid}` passed every check.")
-    applied = _apply(gh, repo, pr, diff, pid)
+    applied = _apply(gh, repo, pr, diff, pid, cfg.max_wait)
     _mark(repo, number, comment, pid, f"applied {applied.commit_sha}")
     return Decision(
         "applied", pid, _applied_text(pid, applied, pr.head_repo), applied.commit_sha, applied.url
@@ -165,9 +166,9 @@ def _verified_diff(body: str, marker, prop, pid: str, cfg: ApprovalConfig) -> st
     return diff
 
 
-def _apply(gh: Github, repo: Repository, pr, diff: str, pid: str) -> Applied:
+def _apply(gh: Github, repo: Repository, pr, diff: str, pid: str, max_wait: float) -> Applied:
     try:
-        sha = build_commit(repo, pr.head_sha, diff, pid)
+        sha = build_commit(repo, pr.head_sha, diff, pid, max_wait)
         if pr.head_repo == pr.base_repo:
             fast_forward(repo, pr.head_ref, sha)
             return Applied(sha, "push")
@@ -180,7 +181,8 @@ def _apply(gh: Github, repo: Repository, pr, diff: str, pid: str) -> Applied:
     if not pr.head_repo:
         raise Refusal("the head repository of this pull request no longer exists")
     fork = gh.get_repo(pr.head_repo)  # lazy client: no request
-    return open_fork_pull(repo, fork, pr.head_ref, sha, pid, pr.base_repo.split("/")[0])
+    owner = pr.base_repo.split("/")[0]
+    return open_fork_pull(repo, fork, pr.head_ref, sha, pid, owner, max_wait)
 
 
 def _applied_text(pid: str, applied: Applied, head_repo: str) -> str:
@@ -200,11 +202,10 @@ def _applied_text(pid: str, applied: Applied, head_repo: str) -> str:
 
 
 def post_reply(
-    repo: Repository, event: CommentEvent, decision: Decision, bot: str
+    repo: Repository, event: CommentEvent, decision: Decision, bot: str, max_wait: float = 60.0
 ) -> IssueComment | None:
-    """Answer the command in the PR conversation (not for ignored comments or dry runs)."""
-    from repopilot.github.prs import reply
-
-    if decision.outcome in ("ignored",) or not decision.message:
+    """Answer the command in the PR conversation (not for ignored comments)."""
+    if decision.outcome == "ignored" or not decision.message:
         return None
-    return reply(repo, event.issue.number, decision.message, bot, event.comment.id)
+    number, after = event.issue.number, event.comment.id
+    return reply(repo, number, decision.message, bot, after, max_wait=max_wait)

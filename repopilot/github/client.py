@@ -32,6 +32,8 @@ class ClientConfig:
     timeout: float = 30.0
     retries: int = 4
     max_wait: float = 60.0  # upper bound for any single Retry-After or rate-limit wait
+    pace: float = 1.0  # seconds between writes (GitHub's advice against secondary limits);
+    # reads are paced at a quarter of it. 0 turns pacing off (GHES without limits, tests).
 
 
 class BoundedRetry(GithubRetry):
@@ -73,6 +75,8 @@ def make_client(cfg: ClientConfig) -> Github:
         timeout=int(max(1, cfg.timeout)),
         retry=retry,
         per_page=100,
+        seconds_between_requests=cfg.pace / 4 or None,
+        seconds_between_writes=cfg.pace or None,
         lazy=True,  # no GET for objects we only address (repos, issues)
     )
 

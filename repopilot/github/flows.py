@@ -86,6 +86,7 @@ def post(
     bot: str,
     dry_run: bool,
     proposals: Sequence[Proposal] = (),
+    max_wait: float = 60.0,
 ) -> Posted:
     """Find the PR and upsert the one comment; nothing posted on a dry run or without a PR.
 
@@ -101,11 +102,11 @@ def post(
         text.append(body(pr, previous))
         return text[-1]
 
-    comment = upsert_comment(repo, pr.number, render, bot)
+    comment = upsert_comment(repo, pr.number, render, bot, max_wait)
     marker = parse_marker(text[-1])
     offered = {p.id for p in marker.proposals if p.status == "proposed"} if marker else set()
     wanted = [p for p in proposals if p.id in offered]
-    suggested = post_suggestions(repo, pr, event.workflow_run.head_sha, wanted, bot)
+    suggested = post_suggestions(repo, pr, event.workflow_run.head_sha, wanted, bot, max_wait)
     return Posted(pr, comment, text[-1], suggested)
 
 

@@ -58,6 +58,7 @@ class Inputs:
     api_url: str
     timeout: float  # seconds per GitHub API request (REPOPILOT_GITHUB_TIMEOUT)
     max_wait: float  # longest single retry wait (REPOPILOT_GITHUB_MAX_WAIT)
+    pace: float  # seconds between writes, 0 for none (REPOPILOT_GITHUB_PACE)
     server_url: str
     repository: str
     event_name: str
@@ -117,6 +118,7 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         api_url=env.get("GITHUB_API_URL", "").strip() or "https://api.github.com",
         timeout=_seconds(env, "REPOPILOT_GITHUB_TIMEOUT", 30.0),
         max_wait=_seconds(env, "REPOPILOT_GITHUB_MAX_WAIT", 60.0),
+        pace=_seconds(env, "REPOPILOT_GITHUB_PACE", 1.0, zero=True),
         server_url=env.get("GITHUB_SERVER_URL", "").strip() or "https://github.com",
         repository=repository,
         event_name=env.get("GITHUB_EVENT_NAME", ""),
@@ -124,13 +126,13 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
     )
 
 
-def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+def _seconds(env: Mapping[str, str], name: str, default: float, zero: bool = False) -> float:
     raw = env.get(name, "").strip()
     try:
         value = float(raw) if raw else default
     except ValueError:
         value = -1.0
-    if not 0 < value <= 3600:
+    if not (0 <= value if zero else 0 < value) or value > 3600:
         raise ConfigError(f"{name}: expected seconds between 0 and 3600, got {raw!r}")
     return value
 

@@ -28,7 +28,12 @@ def _already(repo: Repository, pr: PullRef, bot: str, tag: str) -> dict | None:
 
 
 def post_suggestions(
-    repo: Repository, pr: PullRef, head_sha: str, proposals: list[Proposal], bot: str
+    repo: Repository,
+    pr: PullRef,
+    head_sha: str,
+    proposals: list[Proposal],
+    bot: str,
+    max_wait: float = 60.0,
 ) -> list[str]:
     """The ids of the proposals posted as suggestions (empty when none fit, the head moved, or a
     review for exactly these proposals exists). A refusal by GitHub (422) is not an error: the
@@ -63,7 +68,7 @@ def post_suggestions(
         )
 
     try:
-        guarded_write(write, lambda: _already(repo, pr, bot, tag))
+        guarded_write(write, lambda: _already(repo, pr, bot, tag), max_wait=max_wait)
     except GithubException as exc:
         if exc.status != 422:
             raise

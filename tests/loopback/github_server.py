@@ -55,6 +55,7 @@ class Request:
     query: dict[str, list[str]]
     headers: dict[str, str]
     body: object
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
