@@ -3,7 +3,9 @@ loopback GitHub. One comment, edited on re-runs, whatever faults the API throws 
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import zipfile
 
 import pytest
@@ -335,3 +337,42 @@ def test_hostile_branch_name_is_only_data(tmp_path):
     assert call.query["head"] == [f"forker:{branch}"]
     assert [c["issue"] for c in state.comments.values()] == [7]
     assert not (tmp_path / "pwned").exists()
+
+
+def test_post_rechecks_proposals_from_the_result_file(tmp_path, gh):
+    server, facts = gh
+    result = tmp_path / "result.json"
+    run_action(
+        tmp_path / "a",
+        server.url,
+        "workflow_run",
+        run_event(facts),
+        mode="analyze",
+        result_file=str(result),
+    )
+    data = json.loads(result.read_text())
+    evil = (
+        "--- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n@@ -1 +1 @@\n"
+        "-on: push\n+on: pull_request_target\n"
+    )
+    data["jobs"][0]["result"]["proposal"] = {
+        "id": "evil-fix1",
+        "diff": evil,
+        "sha256": hashlib.sha256(evil.encode()).hexdigest(),
+        "files": [".github/workflows/ci.yml"],
+        "diagnosis": "trust me",
+        "confidence": 0.99,
+    }
+    result.write_text(json.dumps(data))
+    run = run_action(
+        tmp_path / "p",
+        server.url,
+        "workflow_run",
+        run_event(facts),
+        mode="post",
+        result_file=str(result),
+    )
+    assert run.returncode == 0, run.stderr
+    [comment] = _bot_comments(server.state)
+    assert "/repopilot apply evil-fix1" not in comment["body"]
+    assert parse_marker(comment["body"]).proposals == ()

@@ -6,6 +6,7 @@ validated strictly on read and must belong to the run of the event being handled
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from repopilot.records import TriageResult
+from repopilot.records import Rejection, TriageResult
 
 
 class ResultFileError(Exception):
@@ -74,4 +75,29 @@ def load(path: str | os.PathLike[str], repository: str, run_id: int) -> RunResul
             f"result-file {path}: it is for run {result.run_id} of {result.repository}, "
             f"not run {run_id} of {repository}"
         )
-    return result
+    return result.model_copy(update={"jobs": [_recheck(j) for j in result.jobs]})
+
+
+def _recheck(job: JobResult) -> JobResult:
+    """Defense in depth for the job that holds the write token: a proposal is offered only if
+    its hash is its diff's and the safety policy (SECURITY.md §5) still passes without a checkout;
+    otherwise it is moved to the rejected list."""
+    from repopilot.proposal import Refused, check
+
+    prop = job.result.proposal
+    if prop is None:
+        return job
+    why = None
+    if hashlib.sha256(prop.diff.encode("utf-8")).hexdigest() != prop.sha256:
+        why = Rejection(reason="parse-error", detail="the diff does not match its sha256")
+    else:
+        try:
+            check(prop.diff)
+        except Refused as exc:
+            why = Rejection(reason=exc.reason, detail=f"re-checked before posting: {exc.detail}")
+    if why is None:
+        return job
+    result = job.result.model_copy(
+        update={"proposal": None, "rejected": (*job.result.rejected, why)}
+    )
+    return job.model_copy(update={"result": result})
