@@ -148,6 +148,10 @@ def _pattern_verdict(job: JobLog, hits: list[Hit], scope: Scope, common: dict) -
 
 def _unknown_verdict(job: JobLog, res: ScanResult, scope: Scope, common: dict) -> Verdict:
     pool = [g for g in res.generic.get(scope.step, ()) if g[0] <= scope.end]
+    if not pool and scope.step >= 0:
+        # Nothing error-like in the failing step: the command that failed is the best pointer.
+        line, name = res.steps[scope.step]
+        pool = [(line, f"##[group]{name}" if job.fmt == "gha" else name, None)]
     if not pool:
         pool = [g for lines in res.generic.values() for g in lines if g[0] <= scope.focus]
     pool = [g for g in pool if not BOILERPLATE.match(g[1])]
@@ -160,7 +164,7 @@ def _unknown_verdict(job: JobLog, res: ScanResult, scope: Scope, common: dict) -
     ranked = sorted(pool, key=rank, reverse=True)
     chosen = ranked[:3]
     context: tuple[Evidence, ...] = ()
-    if chosen:
+    if chosen and chosen[0][2] is not None:
         context = _context(job, chosen[0][0], chosen[0][2], None)
     step = common.get("step")
     return Verdict(

@@ -192,7 +192,8 @@ def _raw_chunks(stream: BinaryIO, where: str) -> Iterator[tuple[int, bytes]]:
 
 
 # Travis CI echoes each command as `$ cmd` (often after an erase-line code): its steps.
-_TRAVIS_CMD = re.compile(rb"(?m)^(?:\x1b\[0K)?\$ (?=\S)")
+# Travis often writes `travis_time:start:...\r\x1b[0K$ cmd` on one physical line.
+_TRAVIS_CMD = re.compile(rb"(?m)(?:^|\r)(?:\x1b\[0K)?\$ (?=\S)")
 
 
 def _plain_steps(data: bytes, first_line: int) -> list[tuple[int, str]]:

@@ -117,6 +117,7 @@ class Scanner:
         opts = re2.Options()
         opts.max_mem = 1 << 28
         opts.case_sensitive = False
+        opts.never_nl = True  # a needle must never start on one line and end on the next
         alternation = "|".join(f"(?:{n})" for n in _minimal(patterns)).encode("utf-8")
         self._scan = re2.compile(alternation if not self.always else b"(?m)^", opts)
         self._set = re2.Set.SearchSet(opts)

@@ -233,3 +233,17 @@ def test_secrets_in_evidence_are_redacted(tmp_path):
     assert proc.returncode == 0 and token not in proc.stdout.decode()
     (r,) = json.loads(proc.stdout)["results"]
     assert r["evidence"][0]["line"] == 3 and "[REDACTED:" in r["evidence"][0]["text"]
+
+
+def test_travis_command_mid_line_is_a_step_and_points_at_the_failing_command(tmp_path):
+    log = tmp_path / "travis.log"
+    log.write_bytes(
+        b"$ make deps\nok\n"
+        b"travis_time:start:1a2b\r\x1b[0K$ ./check-links.sh docs/\n"
+        b"checking 120 pages\n"
+        b"travis_time:end:1a2b\r\x1b[0K\n"
+        b'The command "./check-links.sh docs/" exited with 1.\n'
+    )
+    (r,) = classify_json(str(log))
+    assert r["category"] == "unknown"
+    assert r["evidence"][0] == {"line": 3, "text": "$ ./check-links.sh docs/"}
