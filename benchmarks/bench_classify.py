@@ -103,7 +103,7 @@ def main() -> None:
             "ratio_to_grep": round(rw / gw, 2),
             "peak_rss_mb": round(max(x[1] for x in r) / 1024, 1),
             "category": verdict["category"],
-            "evidence_line": verdict["evidence"][0]["line"],
+            "evidence_line": verdict["evidence"][0]["line"] if verdict["evidence"] else None,
         }
         report.append(row)
         print(json.dumps(row))
