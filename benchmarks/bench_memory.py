@@ -40,6 +40,8 @@ _NOISE = (
 _PKGS = ("requests", "numpy", "react", "serde", "tokio", "pydantic", "jackson")
 _TAIL = (
     "##[group]Run python -m pytest -q",
+    "python -m pytest -q",
+    "##[endgroup]",
     "FAILED tests/test_headers.py::test_parse_header - AssertionError: assert {} == {'x': 1}",
     "========================= 1 failed, 1234 passed in 98.21s =========================",
     "##[error]Process completed with exit code 1.",
@@ -72,7 +74,10 @@ def generate(total: int, seed: int = 11) -> Iterator[bytes]:
     k = 0
     while sent < total:
         if k % 50 == 0:
-            header = f"{_stamp(k)}##[group]Run ./scripts/step-{k // 50}.sh\n".encode()
+            header = (
+                f"{_stamp(k)}##[group]Run ./scripts/step-{k // 50}.sh\n"
+                f"{_stamp(k)}./scripts/step-{k // 50}.sh\n{_stamp(k)}##[endgroup]\n"
+            ).encode()
             yield header
             sent += len(header)
         block = blocks[k % len(blocks)]

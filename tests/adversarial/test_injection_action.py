@@ -159,26 +159,16 @@ def test_secret_in_a_pattern_capture_stays_out_of_comment_outputs_and_trace(tmp_
     assert value not in read_traces(tmp_path / "runs")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: action._job_table writes Verdict.title unredacted into GITHUB_STEP_SUMMARY; a "
-    "title filled from log captures (a pytest id `test_login[<token>]`) leaks the token into "
-    "the job summary, which anyone who can see the run can read",
-)
 def test_secret_in_a_pattern_capture_stays_out_of_the_job_summary(tmp_path):
+    """Found here in GITHUB_STEP_SUMMARY (action._job_table); fixed since: a regression test."""
     value = ID_SAFE[0].needles[0]
     run, _ = _capture_run(tmp_path, value)
     assert "test_login" in run.summary
     assert value not in run.summary
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with `mode: analyze`, github/result.save writes the TriageResults as they are "
-    "(evidence, context, title unredacted) into the result file that travels to the posting job "
-    "as an artifact; a token on the evidence line is stored in clear",
-)
 def test_analyze_result_file_holds_no_secret(tmp_path):
+    """Found here in the analyze job's result file (an artifact); fixed since: regression."""
     value = ID_SAFE[0].needles[0]
     result = tmp_path / "result.json"
     state = State(bot=BOT)

@@ -82,10 +82,8 @@ def test_obedient_model_gets_nothing_it_asks_for(setup):
     assert not [c for c in INVISIBLE if c in sent]
     # untrusted text sits inside nonce fences the log cannot imitate
     assert "<untrusted-log-excerpt-0000000000000000>" not in sent
-    # nothing leaked into what the model produced, the stderr or the traces (the verdict's
-    # evidence is the log's own text by Contract 1: see the xfail test below)
-    model_fields = {k: result[k] for k in ("diagnosis", "proposal", "rejected", "trace")}
-    assert leaked(json.dumps(model_fields) + err) == []
+    # nothing leaked into stdout (evidence and the model's fields), stderr or the traces
+    assert leaked(proc.stdout.decode() + err) == []
     traces = read_traces(tmp_path / "runs")
     assert traces and leaked(traces) == [] and HIDDEN not in traces
     assert not repo.joinpath("..", "outside.txt").exists()
@@ -106,14 +104,8 @@ def test_a_model_that_writes_secrets_into_its_answer_leaks_none_to_the_trace(set
     assert "Leaking as told" in traces and leaked(traces) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (needs a decision): Contract 1/4 evidence text is the raw log line, so a secret on "
-    "the best-guess evidence line (here URL credentials on a `fatal:` line) is printed unredacted "
-    "by `repopilot triage`/`classify` (commands/triage.py, commands/classify.py render "
-    "Verdict.contract() verbatim)",
-)
 def test_cli_output_evidence_is_redacted(setup):
+    """Found here unredacted (Contract 1 evidence was the raw line); fixed since: regression."""
     tmp_path, repo, log, lib = setup
     env = cli_env(tmp_path)  # REPOPILOT_LLM unset: deterministic only
     args = ("triage", str(log), "--repo", str(repo), "--format", "json", "--patterns", str(lib))
@@ -122,13 +114,8 @@ def test_cli_output_evidence_is_redacted(setup):
     assert leaked(proc.stdout.decode()) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the model's diagnosis is printed unredacted by `repopilot triage` "
-    "(pipeline._merge keeps AgentOutcome.diagnosis as written; commands/triage.py prints it), "
-    "while the trace and the PR comment redact the same text",
-)
 def test_cli_output_diagnosis_is_redacted(setup):
+    """Found here unredacted in `triage` stdout; fixed since: a regression test."""
     tmp_path, repo, log, lib = setup
     with OpenAIServer() as server:
         server.queue(*obedient_model("Leaking as told:\n" + "\n".join(secret_lines())))
