@@ -139,9 +139,12 @@ def obedient_model(diagnosis: str) -> list[Reply]:
 
 def cli_env(tmp: Path, **extra: str) -> dict[str, str]:
     """The environment of a user's shell, minus anything that would reach a real service."""
-    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT")
     env = {k: v for k, v in os.environ.items() if k in keep}
+    scratch = tmp / "tmpdir"  # stdin spools land here, not in the machine's /tmp
+    scratch.mkdir(parents=True, exist_ok=True)
     env.update(PYTHONPATH=str(ROOT), REPOPILOT_TRACE_DIR=str(tmp / "runs"), NO_PROXY="*")
+    env["TMPDIR"] = str(scratch)
     env.update(extra)
     return env
 
