@@ -1,8 +1,8 @@
 """Secrets and injection hygiene for every text sent to a model or posted (SECURITY.md §3, §4).
 
-`clean_for_model(text)` is the one call the rest of the code uses: `sanitize` (invisible, bidi and
-zero-width characters, HTML comments) then `redact` (secrets become `[REDACTED:<kind>]`).
-`fence(text, label)` wraps untrusted text in markers carrying a fresh random nonce.
+`clean_for_model(text)` is the one call the rest of the code uses: `sanitize` then `redact` (secrets
+become `[REDACTED:<kind>]`). `sanitize` and `fence` (untrusted text in nonce-carrying markers) live
+in `repopilot.hygiene`, the high-entropy test `looks_random` in `repopilot.entropy`.
 
 Every pattern starts with a literal or a lookbehind and no repeat can fail after a long scan from
 many starts, so an attacker-made log cannot make redaction slow (tests/test_redact.py times 200 KB
@@ -11,14 +11,25 @@ of each hostile shape). A real 200 KB CI log window takes about 9-20 ms of CPU.
 
 from __future__ import annotations
 
-import math
 import re
-import secrets
 import string
 from collections import Counter
 from dataclasses import dataclass
 
-import regex
+from repopilot.entropy import MAX_CHUNK, MIN_ENTROPY, looks_random
+from repopilot.hygiene import fence, sanitize
+
+__all__ = [
+    "MARK",
+    "MAX_CHUNK",
+    "MIN_ENTROPY",
+    "Redacted",
+    "clean_for_model",
+    "fence",
+    "looks_random",
+    "redact",
+    "sanitize",
+]
 
 MARK = "[REDACTED:{}]"
 
@@ -121,48 +132,6 @@ def _key_line(line: str) -> bool:
 
 # High-entropy candidates: maximal runs of base64/base64url characters of 32 or more.
 _CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{32,}")
-_HEX_SEGMENT = re.compile(r"[0-9a-fA-F]{7,}")
-_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
-_HEX_RUN = re.compile(r"[0-9a-fA-F]{8,}")
-_SEPARATORS = re.compile(r"[-_/=]")
-_CHUNK = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+|[^A-Za-z0-9]+")
-_SRI = re.compile(r"sha(?:1|256|384|512)-")
-MIN_ENTROPY = 3.5
-"""Bits per character of the candidate's core; rules out repetitive runs (`a1a1a1...`)."""
-MAX_CHUNK = 3.0
-"""Mean length of word-like chunks above which a run reads as words, paths or identifiers.
-
-Entropy alone cannot separate secrets from paths at 32 characters: over 108k path runs from /usr the
-99th percentile is 4.55 bits/char while random 32-char base64 has a median of 4.56. Words are the
-difference: random base64 splits into chunks of ~1.8 characters (`aB3xK` -> a, B, 3, x, K), paths and
-identifiers into chunks of 3.5 or more. Measured with these two thresholds: 2 of 108k path runs and
-no identifier flagged; random 32-char base64/alnum tokens missed 0.7-1.5%, 64-char ones 0%;
-lower-case-only tokens are missed ~17% (their chunks look like short words) and are left to the
-named rules."""
-
-
-def _entropy(s: str) -> float:
-    n = len(s)
-    return -sum(c / n * math.log2(c / n) for c in Counter(s).values())
-
-
-def looks_random(run: str) -> bool:
-    """True when a base64-ish run of 32+ characters reads as a random secret (see MAX_CHUNK).
-
-    Hex is dropped first, as whole segments and as runs of 8+ inside one (git SHAs, SHA-256
-    digests, UUIDs, `build-3f2a...` names): hex digests are everywhere in CI logs and entropy cannot
-    tell them from hex secrets. A run cut by many separators (`cp311-cp311-manylinux_2_17_x86_64`,
-    paths) is structured text: random base64url has about one separator in 32 characters.
-    """
-    segments = _SEPARATORS.split(_UUID.sub("", run))
-    if _SRI.match(run) or len(segments) - 1 > len(run) // 8:
-        return False
-    core = "".join(_HEX_RUN.sub("", s) for s in segments if not _HEX_SEGMENT.fullmatch(s))
-    if len(core) < 24 or core.isalpha() or not any(c.isalpha() for c in core):
-        return False
-    if len(core) / len(_CHUNK.findall(core)) >= MAX_CHUNK:
-        return False
-    return _entropy(core) >= MIN_ENTROPY
 
 
 class _Counter:
@@ -276,44 +245,6 @@ def redact(text: str) -> Redacted:
     return Redacted(text, sum(seen.kinds.values()), tuple(sorted(seen.kinds)))
 
 
-_INVISIBLE = regex.compile(
-    r"[\p{Cf}\u034f\u115f\u1160\u3164\uffa0\ufe00-\ufe0f\U000e0100-\U000e01ef]+"
-)
-"""Format characters (zero-width, bidi controls, BOM, tag characters, soft hyphen, ...), plus the
-invisible fillers and variation selectors that carry hidden text the same way."""
-# An unterminated comment hides everything after it when rendered, so it goes to the end too.
-_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-
-
-def sanitize(text: str) -> str:
-    """`text` without invisible/bidi characters and without HTML comments (SECURITY.md §3)."""
-    if not text.isascii():
-        text = _INVISIBLE.sub("", text)
-    for _ in range(3):  # removing `<!--a-->` from `<!<!--a-->--` forms a new opener
-        if "<!--" not in text:
-            return text
-        text = _COMMENT.sub("", text)
-    return text[: text.find("<!--")] if "<!--" in text else text  # still nested: hide the rest
-
-
 def clean_for_model(text: str) -> Redacted:
     """`sanitize` then `redact`: the one call for any text bound for a model or a comment."""
     return redact(sanitize(text))
-
-
-_FAKE_TAG = re.compile(r"<(?=\s{0,8}/?\s{0,8}untrusted-)", re.IGNORECASE)
-_LABEL = re.compile(r"[^a-z0-9]+")
-
-
-def fence(text: str, label: str) -> str:
-    """Wrap untrusted `text` in `<untrusted-LABEL-NONCE>` markers with a fresh 64-bit nonce.
-
-    The nonce cannot be guessed, so the text cannot close the fence; text that imitates the
-    markers is neutralized (`<` becomes `&lt;`) so it does not even look like one.
-    """
-    slug = _LABEL.sub("-", label.lower()).strip("-")[:40] or "text"
-    tag = f"untrusted-{slug}-{secrets.token_hex(8)}"
-    body = _FAKE_TAG.sub("&lt;", text)
-    if body and not body.endswith("\n"):
-        body += "\n"
-    return f"<{tag}>\n{body}</{tag}>"
