@@ -188,9 +188,16 @@ def _context(job: JobLog, line: int, anchor, p: Pattern | None) -> tuple[Evidenc
     out = []
     for ll in iter_lines(job, max(1, line - before), line + after, anchor=anchor):
         out.append(Evidence(line=ll.number, text=_safe(ll.text)))
-        if until is not None and ll.number > line and until.search(ll.text, timeout=0.05):
+        if until is not None and ll.number > line and _ends(until, ll.text):
             break
     return tuple(out)
+
+
+def _ends(until, text: str) -> bool:
+    try:
+        return until.search(text, timeout=0.05) is not None
+    except TimeoutError:  # a slow `until` regex ends the context window instead of the run
+        return True
 
 
 def _safe(text: str) -> str:

@@ -40,7 +40,8 @@ def _load(name: str):
 
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="repopilot", description="Triage failed CI logs: patterns first, an LLM only if needed."
+        prog="repopilot",
+        description="Triage failed CI logs: patterns first, an LLM only if needed.",
     )
     parser.add_argument("--version", action="version", version=f"repopilot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

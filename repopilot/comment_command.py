@@ -11,7 +11,11 @@ import re
 from typing import Literal, NamedTuple
 
 # ASCII whitespace only: a no-break space or a zero-width character is not "surrounding whitespace".
-_COMMAND = re.compile(r"[ \t\r\n]*/repopilot (apply|reject) ([a-z0-9-]{6,40})[ \t\r\n]*")
+# Leading blank lines are fine; on the command's own line at most 3 spaces and no tab, since
+# 4 spaces or a tab make it an indented code block on GitHub (shown, not said).
+_COMMAND = re.compile(
+    r"(?:[ \t]*\r?\n)*[ ]{0,3}/repopilot (apply|reject) ([a-z0-9-]{6,40})[ \t\r\n]*"
+)
 
 
 class Command(NamedTuple):

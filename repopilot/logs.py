@@ -11,10 +11,13 @@ Everything a user can get wrong raises `LogError` with one line saying what and 
 
 from __future__ import annotations
 
+import atexit
 import gzip
 import io
+import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 import zipfile
@@ -106,17 +109,45 @@ def _head(opener: Callable[[], BinaryIO], where: str) -> bytes:
         raise LogError(f"{where}: cannot read: {exc}") from None
 
 
-def _spool_stdin() -> str:
-    tmp = tempfile.NamedTemporaryFile(prefix="repopilot-stdin-", delete=False)  # noqa: SIM115
+def _spool(src: BinaryIO) -> str:
+    """Copy a stream that can be read only once (stdin, a FIFO) to a temporary file, removed at
+    exit: every job is then re-readable for its context lines."""
+    tmp = tempfile.NamedTemporaryFile(prefix="repopilot-spool-", delete=False)  # noqa: SIM115
+    atexit.register(_remove, tmp.name)
     with tmp:
-        shutil.copyfileobj(sys.stdin.buffer, tmp, CHUNK)
+        shutil.copyfileobj(src, tmp, CHUNK)
     return tmp.name
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _real_path(path: str, where: str) -> str:
+    if path == "-":
+        return _spool(sys.stdin.buffer)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise LogError(f"{where}: cannot open: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise LogError(f"{where}: is a directory, not a log")
+    if not stat.S_ISREG(mode):
+        try:
+            with open(path, "rb") as fifo:  # a FIFO or device: read once
+                return _spool(fifo)
+        except OSError as exc:
+            raise LogError(f"{where}: cannot open: {exc.strerror or exc}") from None
+    return path
 
 
 def open_logs(path: str, limits: ZipLimits | None = None) -> list[JobLog]:
     """Every job log in `path` (a file, a run zip, or `-` for stdin)."""
     where = "<stdin>" if path == "-" else path
-    real = _spool_stdin() if path == "-" else path
+    real = _real_path(path, where)
     try:
         with open(real, "rb") as f:
             magic = f.read(4)

@@ -174,9 +174,11 @@ class Scanner:
             res.header_until = number + HEADER_MAX
         elif text.startswith("##[endgroup]"):
             res.header_until = 0
+        # Runner annotations and exit codes always count: an unclosed `##[group]Run` in a PR's
+        # log must not hide a failure.
+        self._signals(text, low, number, step, res)
         if number <= res.header_until:
             return  # the runner echoing the step's script: it says what will run, not what failed
-        self._signals(text, low, number, step, res)
         todo: set[int] = set(self.always)
         generic = False
         for i in found:
@@ -190,12 +192,19 @@ class Scanner:
             if res.timeouts.get(p.id, 0) >= MAX_TIMEOUTS:
                 continue
             # A log without steps (before the first one, or a plain log) cannot rule a pattern out.
-            if p.step_re is not None and name is not None and not p.step_re.search(name):
+            if p.step_re is not None and name is not None and not self._step_ok(p, name, res):
                 continue
             m = self._confirm(p, matchable, res)
             if m is not None:
                 caps = {k: v for k, v in m.groupdict().items() if v is not None}
                 res.hits.append(Hit(p, number, text, caps, step, anchor))
+
+    def _step_ok(self, p: Pattern, name: str, res: ScanResult) -> bool:
+        try:
+            return p.step_re.search(name, timeout=self.timeout) is not None
+        except TimeoutError:  # step names come from the log: a hostile one must not stall us
+            res.timeouts[p.id] = res.timeouts.get(p.id, 0) + 1
+            return False
 
     def _confirm(self, p: Pattern, text: str, res: ScanResult):
         for r in p.regexes:

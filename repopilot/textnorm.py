@@ -26,13 +26,13 @@ def display(raw: bytes | str) -> str:
     raw = raw.rstrip()  # CRLF, CR CR LF (Travis), trailing blanks: `$` anchors work the same
     if raw.startswith("\ufeff"):
         raw = raw[1:]
+    if "\x1b" in raw:  # first, as the scanner does on whole chunks: both paths see the same text
+        raw = _ANSI.sub("", raw)
     raw = _TS.sub("", raw, count=1)
     if "\r" in raw:
         # A lone CR returns the carriage: a terminal shows only what was written after the last one
         # (progress bars, Travis' `travis_time:end:...\rThe command ...`).
-        raw = next((seg for seg in reversed(raw.split("\r")) if seg.strip()), "")
-    if "\x1b" in raw:
-        raw = _ANSI.sub("", raw)
+        raw = next((seg for seg in reversed(raw.split("\r")) if seg.strip()), "").rstrip()
     return raw
 
 

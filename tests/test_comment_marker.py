@@ -187,9 +187,15 @@ def test_marker_json_is_plain_json() -> None:
 
 ids = st.from_regex(r"[a-z0-9-]{6,40}", fullmatch=True)
 space = st.text(alphabet=" \t\r\n", max_size=4)
+# Blank lines, then at most 3 spaces: 4 spaces or a tab make an indented code block on GitHub.
+lead = st.builds(
+    lambda lines, indent: lines + indent,
+    st.lists(st.sampled_from(["\n", "\r\n", " \n", "\t\n"]), max_size=2).map("".join),
+    st.text(alphabet=" ", max_size=3),
+)
 
 
-@given(verb=st.sampled_from(["apply", "reject"]), pid=ids, before=space, after=space)
+@given(verb=st.sampled_from(["apply", "reject"]), pid=ids, before=lead, after=space)
 def test_property_exact_commands_are_accepted(verb: str, pid: str, before: str, after: str) -> None:
     cmd = parse_command(f"{before}/repopilot {verb} {pid}{after}")
     assert cmd is not None and cmd.action == verb and cmd.proposal_id == pid

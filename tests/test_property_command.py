@@ -101,12 +101,6 @@ def test_id_length_is_enforced(verb, pid):
     assert (cmd is not None) == (6 <= len(pid) <= 40)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: comment_command._COMMAND accepts any leading ASCII whitespace, so a command "
-    "indented by four spaces or a tab, which GitHub renders as an indented code block, is "
-    "carried out (the module promises a fenced or quoted command never acts)",
-)
 @pytest.mark.parametrize("indent", ["    ", "\t", "\n\n    "], ids=["4-spaces", "tab", "blank-4"])
 def test_a_command_in_an_indented_code_block_is_not_a_command(indent):
     assert both(f"{indent}/repopilot apply fix-0001") is None

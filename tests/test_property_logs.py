@@ -111,14 +111,6 @@ def test_gzip_gives_the_same_numbers(data: bytes) -> None:
         _check(path, data)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: one line, two texts. scan.Scanner._chunk strips ANSI from the raw bytes before "
-    "textnorm.display runs; iter_lines calls display on the raw line, which removes the timestamp "
-    "and picks the last CR segment BEFORE removing ANSI. `FAILED ...\\r\\x1b[31m` is evidence "
-    "`FAILED ...` but reads as an empty line in context; a colour code before the timestamp "
-    "keeps the timestamp in context only",
-)
 @pytest.mark.parametrize(
     "data",
     [

@@ -16,6 +16,7 @@ from github.IssueComment import IssueComment
 from github.Repository import Repository
 
 from repopilot.comment_marker import extract_diff, parse_marker, verify_marker
+from repopilot.comment_md import code_span
 from repopilot.comment_status import mark_status
 from repopilot.github.apply import (
     Applied,
@@ -176,7 +177,8 @@ def _apply(gh: Github, repo: Repository, pr, diff: str, pid: str, max_wait: floa
         raise Refusal(str(why)) from why
     except HeadMoved as moved:
         raise Refusal(
-            f"the branch `{pr.head_ref}` moved while the commit was being made; nothing was pushed"
+            f"the branch {code_span(pr.head_ref)} moved while the commit was being made; "
+            "nothing was pushed"
         ) from moved
     if not pr.head_repo:
         raise Refusal("the head repository of this pull request no longer exists")
@@ -190,14 +192,15 @@ def _applied_text(pid: str, applied: Applied, head_repo: str) -> str:
         return f"Applied proposal `{pid}` as {applied.commit_sha}."
     if applied.via == "pull-request":
         return (
-            f"The head branch is in the fork `{head_repo}`, which this token cannot push to: proposal "
-            f"`{pid}` is commit {applied.commit_sha} on `{applied.branch}`, proposed to the fork in "
-            f"{applied.url}."
+            f"The head branch is in the fork {code_span(head_repo)}, which this token cannot push "
+            f"to: proposal `{pid}` is commit {applied.commit_sha} on {code_span(applied.branch)}, "
+            f"proposed to the fork in {applied.url}."
         )
     return (
-        f"The head branch is in the fork `{head_repo}`, which this token cannot push to or open a "
-        f"pull request on. Proposal `{pid}` is commit {applied.commit_sha} on the branch "
-        f"`{applied.branch}` of this repository; the PR author can merge it into their branch."
+        f"The head branch is in the fork {code_span(head_repo)}, which this token cannot push to or "
+        f"open a pull request on. Proposal `{pid}` is commit {applied.commit_sha} on the branch "
+        f"{code_span(applied.branch)} of this repository; the PR author can merge it into their "
+        "branch."
     )
 
 

@@ -200,13 +200,6 @@ def test_the_commenter_permission_lookup_failing_is_not_a_yes(tmp_path, gh):
         assert len(errors) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: github/approval._apply puts the PR's head branch name into the reply inside "
-    "single backticks (`the branch `{pr.head_ref}` moved ...`); git allows backticks and `@` in "
-    "branch names, so a branch named fix`@octo-org/admins`x closes the code span and posts a "
-    "live team mention (SECURITY.md §5: posts neutralize @mentions)",
-)
 def test_a_branch_name_cannot_inject_markdown_into_a_reply(tmp_path, gh):
     server, facts = gh
     state = server.state

@@ -250,12 +250,6 @@ def test_process_substitution_pipe_is_one_line(tmp_path):
         one_clear_line(proc, f"/dev/fd/{r}")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a FIFO path hangs: logs.open_logs opens the path once for the magic bytes and "
-    "again for reading (and again per pass), so the writer's data is consumed by the first open "
-    "and the next open blocks forever; stdin (`-`) is spooled, a FIFO path is not",
-)
 def test_fifo_path_with_a_writer_finishes(tmp_path):
     """`mkfifo f; gunzip -c x.gz > f & repopilot classify f`: a generator writes, then exits."""
     fifo = tmp_path / "job.fifo"
@@ -347,11 +341,6 @@ def test_malformed_pattern_files_are_one_line(tmp_path, text, needle):
     assert "evil.yaml" in err or "pattern" in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: scan.Scanner._line runs `p.step_re.search(name)` with no timeout (SECURITY.md §9: "
-    "every pattern runs with timeout=); a step name from the log makes `(a|a)+$` hang the run",
-)
 def test_redos_in_a_step_filter_does_not_hang(tmp_path):
     """`step:` is matched against step names, which come from the log (attacker text)."""
     lib = _lib(
@@ -367,12 +356,6 @@ def test_redos_in_a_step_filter_does_not_hang(tmp_path):
     assert proc.returncode == 0 and "Traceback" not in proc.stderr.decode()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: classify._context calls `until.search(ll.text, timeout=0.05)` without catching "
-    "TimeoutError: a `context.until` pattern that times out on a log line crashes classify with "
-    "a traceback instead of being reported like other timeouts",
-)
 def test_redos_in_a_context_until_does_not_crash(tmp_path):
     """`context.until` runs on the lines after the evidence, which the log's author controls."""
     lib = _lib(

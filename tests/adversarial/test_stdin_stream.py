@@ -9,8 +9,6 @@ import importlib.util
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.engine_support import PATTERNS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,12 +41,6 @@ def test_200_mb_through_stdin_keeps_memory_flat(tmp_path):
     assert big.peak_rss_mb < small.peak_rss_mb + 32, (small.peak_rss_mb, big.peak_rss_mb)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: logs._spool_stdin copies stdin to NamedTemporaryFile(delete=False) and nothing "
-    "ever removes it: every `repopilot classify -` leaves a full copy of the log in TMPDIR "
-    "(2 GB streamed = 2 GB left on disk)",
-)
 def test_stdin_spool_file_is_removed(tmp_path):
     m = BENCH.measure(5, workdir=tmp_path, patterns=str(PATTERNS))
     assert m.exit_status == 0
