@@ -18,6 +18,7 @@ from repopilot.patterns import Pattern, load_library
 from repopilot.records import Evidence, Verdict
 from repopilot.redact import redact
 from repopilot.scan import Hit, Scanner, ScanResult
+from repopilot.scansplit import eligible, split_scan
 
 BOILERPLATE = re.compile(
     r"^(?:##\[error\])?(?:Error: )?Process completed with exit code \d+\.?\s*$", re.I
@@ -47,7 +48,9 @@ class Classifier:
         return [self.classify(job) for job in open_logs(str(path))]
 
     def classify(self, job: JobLog) -> Verdict:
-        res = self.scanner.scan(job)
+        res = split_scan(self.scanner, job) if eligible(job) else None
+        if res is None:
+            res = self.scanner.scan(job)
         timeouts = tuple(sorted(res.timeouts))
         if not _failed(job, res):
             return Verdict(

@@ -48,6 +48,7 @@ class JobLog:
     opener: Callable[[], BinaryIO]
     fmt: str  # "gha" | "ghcli" | "plain"
     job_filter: str | None = None  # ghcli: keep only this job's lines
+    path: str | None = None  # set when the log is a plain uncompressed file (it can be split)
 
 
 @dataclass(slots=True)
@@ -158,13 +159,14 @@ def open_logs(path: str, limits: ZipLimits | None = None) -> list[JobLog]:
         if not jobs:
             raise LogError(f"{where}: zip holds no job logs (*.txt)")
         return [_job(op, src, name) for src, name, op in jobs]
-    return _split_ghcli(_job(_file_opener(real), where, where))
+    plain = None if magic.startswith(b"\x1f\x8b") else real
+    return _split_ghcli(_job(_file_opener(real), where, where, plain))
 
 
-def _job(opener: Callable[[], BinaryIO], source: str, name: str) -> JobLog:
+def _job(opener: Callable[[], BinaryIO], source: str, name: str, path: str | None = None) -> JobLog:
     head = _head(opener, source)
     _sniff(head, source)
-    return JobLog(source, name, opener, _detect(head))
+    return JobLog(source, name, opener, _detect(head), path=path)
 
 
 def _split_ghcli(job: JobLog) -> list[JobLog]:
@@ -278,8 +280,28 @@ def _ghcli_rewrite(data: bytes, first_line: int, state: list, keep: str | None) 
     return Chunk(first_line, 0, text, steps)
 
 
+class _Limit(io.RawIOBase):
+    """At most `left` bytes of `inner`: one half of a split file."""
+
+    def __init__(self, inner: BinaryIO, left: int):
+        self._inner, self._left = inner, left
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:  # type: ignore[override]
+        data = self._inner.read(min(len(buf), self._left))
+        n = len(data)
+        buf[:n] = data
+        self._left -= n
+        return n
+
+
 def iter_chunks(
-    job: JobLog, anchor: tuple[int, int] | None = None, gha_steps: bool = True
+    job: JobLog,
+    anchor: tuple[int, int] | None = None,
+    gha_steps: bool = True,
+    stop: int | None = None,
 ) -> Iterator[Chunk]:
     """The job log as chunks of whole lines with their step boundaries.
 
@@ -294,6 +316,8 @@ def iter_chunks(
         stream = io.BufferedReader(raw, CHUNK) if not isinstance(raw, io.BufferedReader) else raw
         if offset0:
             stream.seek(offset0)
+        if stop is not None:
+            stream = io.BufferedReader(_Limit(stream, stop - offset0), CHUNK)
         for offset, data in _raw_chunks(stream, job.source):
             if job.fmt == "ghcli":
                 chunk = _ghcli_rewrite(data, line, state, job.job_filter)

@@ -1,0 +1,123 @@
+"""Scan a large plain log file on two cores: the second half in a forked child.
+
+The RE2 prefilter is the whole cost of a big log and the machine has two cores; the GIL keeps
+threads from sharing it, a fork does not (the compiled scanner is inherited, nothing is pickled
+but the child's few findings). Line numbers in the child are relative to its half and are
+shifted once the parent knows how many lines its own half held. Anywhere fork is unavailable or
+fails, the caller scans serially.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from collections import deque
+
+from repopilot.logs import JobLog, iter_chunks
+from repopilot.scan import MAX_HITS, Hit, Scanner, ScanResult
+
+MIN_SPLIT = 24 << 20  # below this, forking costs more than it saves
+
+
+def eligible(job: JobLog) -> bool:
+    if job.path is None or job.fmt == "ghcli" or not hasattr(os, "fork"):
+        return False
+    try:
+        return os.path.getsize(job.path) >= MIN_SPLIT
+    except OSError:
+        return False
+
+
+def _midpoint(path: str) -> int | None:
+    """A line start near the middle of the file."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        f.seek(size // 2)
+        rest = f.read(1 << 20)
+    nl = rest.find(b"\n")
+    return None if nl < 0 else size // 2 + nl + 1
+
+
+def _run(scanner: Scanner, job: JobLog, anchor, stop) -> tuple[ScanResult, int]:
+    res = ScanResult()
+    nxt = anchor[1]
+    for chunk in iter_chunks(job, anchor, gha_steps=False, stop=stop):
+        scanner._chunk(chunk, res)
+        nxt = chunk.first_line + (chunk.n_newlines or 0)
+    return res, nxt
+
+
+def _pack(scanner: Scanner, res: ScanResult) -> bytes:
+    index = {id(p): i for i, p in enumerate(scanner.patterns)}
+    hits = [(index[id(h.pattern)], h.line, h.text, h.captures, h.step, h.anchor) for h in res.hits]
+    generic = {k: list(v) for k, v in res.generic.items()}
+    return pickle.dumps(
+        (
+            res.steps,
+            hits,
+            generic,
+            res.errors,
+            res.exit_lines,
+            res.success_marker,
+            res.failure_marker,
+            res.timeouts,
+            res.lines,
+        )
+    )
+
+
+def _merge(scanner: Scanner, res: ScanResult, packed: bytes, shift: int) -> ScanResult:
+    steps, hits, generic, errors, exits, success, failure, timeouts, lines = pickle.loads(packed)
+    base = len(res.steps)  # the child's step -1 is the parent's last step
+    res.steps.extend((line + shift, name) for line, name in steps)
+    merged = deque(res.hits, maxlen=MAX_HITS)
+    for pi, line, text, caps, step, (off, first) in hits:
+        merged.append(
+            Hit(scanner.patterns[pi], line + shift, text, caps, step + base, (off, first + shift))
+        )
+    res.hits = merged
+    for step, entries in generic.items():
+        dq = res.generic.setdefault(step + base, deque(maxlen=48))
+        dq.extend((n + shift, t, (off, first + shift)) for n, t, (off, first) in entries)
+    res.errors.extend((n + shift, st + base, t) for n, st, t in errors)
+    res.exit_lines.extend((n + shift, st + base, c) for n, st, c in exits)
+    res.success_marker |= success
+    res.failure_marker |= failure
+    for pid, count in timeouts.items():
+        res.timeouts[pid] = res.timeouts.get(pid, 0) + count
+    if lines:
+        res.lines = lines + shift
+    return res
+
+
+def split_scan(scanner: Scanner, job: JobLog) -> ScanResult | None:
+    """The whole log's ScanResult, or None when the file cannot be split here."""
+    mid = _midpoint(job.path) if job.path else None
+    if mid is None:
+        return None
+    read_fd, write_fd = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_fd)
+        os.close(write_fd)
+        return None
+    if pid == 0:  # child: the second half, relative line numbers from 1
+        os.close(read_fd)
+        code = 0
+        try:
+            res, _ = _run(scanner, job, (mid, 1), None)
+            data = _pack(scanner, res)
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(data)
+        except BaseException:  # noqa: BLE001  (the parent falls back to a serial scan)
+            code = 1
+        os._exit(code)
+    os.close(write_fd)
+    res, next_line = _run(scanner, job, (0, 1), mid)
+    with os.fdopen(read_fd, "rb") as inp:
+        packed = inp.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0 or not packed:
+        return None
+    return _merge(scanner, res, packed, next_line - 1)

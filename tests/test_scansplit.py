@@ -1,0 +1,57 @@
+"""The two-process scan of a large file finds exactly what the serial scan finds."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from repopilot.classify import Classifier
+from repopilot.logs import open_logs
+from repopilot.patterns import load_library
+from repopilot.scansplit import eligible, split_scan
+from tests.engine_support import PATTERNS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from gen_log import generate  # noqa: E402
+
+
+def _findings(res):
+    return (
+        [
+            (h.pattern.id, h.line, h.text, h.captures, res.steps[h.step] if h.step >= 0 else None)
+            for h in res.hits
+        ],
+        res.steps,
+        [(n, t) for n, _, t in res.errors],
+        [(n, c) for n, _, c in res.exit_lines],
+        res.lines,
+        {
+            res.steps[k][0] if k >= 0 else -1: [(n, t) for n, t, _ in v]
+            for k, v in res.generic.items()
+        },
+    )
+
+
+def test_split_scan_equals_serial_scan(tmp_path):
+    log = tmp_path / "big.log"
+    generate(str(log), 3)
+    ts = "2026-01-01T00:00:00.0000000Z "
+    with log.open("a") as f:  # a second failure after the generator's, at the very end
+        f.write(f"{ts}##[group]Run df\n{ts}##[endgroup]\n{ts}write: No space left on device\n")
+    c = Classifier(load_library(PATTERNS))
+    (job,) = open_logs(str(log))
+    assert job.path == str(log) and not eligible(job)  # 3 MB: serial unless asked
+    serial = c.scanner.scan(job)
+    split = split_scan(c.scanner, job)
+    assert split is not None
+    assert _findings(split) == _findings(serial)
+    assert len(serial.hits) >= 2 and serial.exit_lines
+
+
+def test_compressed_and_piped_logs_are_never_split(tmp_path):
+    import gzip
+
+    p = tmp_path / "x.log.gz"
+    p.write_bytes(gzip.compress(b"hello\n" * 10))
+    (job,) = open_logs(str(p))
+    assert job.path is None and not eligible(job)
