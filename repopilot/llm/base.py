@@ -77,3 +77,31 @@ class LLM(Protocol):
     def chat(self, messages: list[Message]) -> ChatResponse: ...
 
     def chat_with_tools(self, messages: list[Message], tools: list[ToolSpec]) -> ChatResponse: ...
+
+
+def response(
+    content: Any,
+    calls: tuple[ToolCall, ...],
+    prompt_tokens: Any,
+    completion_tokens: Any,
+    model: Any,
+    finish: Any,
+    requested_model: str,
+) -> ChatResponse:
+    """A ChatResponse from loosely typed SDK fields: wrong types become defaults, never errors."""
+    return ChatResponse(
+        text=content if isinstance(content, str) else "",
+        tool_calls=calls,
+        usage=TokenUsage(
+            prompt_tokens=_count(prompt_tokens), completion_tokens=_count(completion_tokens)
+        ),
+        model=model if isinstance(model, str) and model else requested_model,
+        finish_reason=finish if isinstance(finish, str) else None,
+    )
+
+
+def _count(value: Any) -> int:
+    try:
+        return max(int(value or 0), 0)
+    except (TypeError, ValueError):
+        return 0

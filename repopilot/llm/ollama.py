@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from repopilot.llm.base import ChatResponse, LLMError, Message, TokenUsage, ToolCall, ToolSpec
+from repopilot.llm.base import ChatResponse, LLMError, Message, ToolCall, ToolSpec, response
 from repopilot.llm.retry import (
     Failure,
     RetryPolicy,
@@ -152,17 +152,14 @@ def from_wire(raw: Any, requested_model: str, turn: int) -> ChatResponse:
         _tool_call(call, f"call_{turn}_{index}")
         for index, call in enumerate(getattr(message, "tool_calls", None) or [])
     )
-    model = getattr(raw, "model", None)
-    finish = getattr(raw, "done_reason", None)
-    return ChatResponse(
-        text=content if isinstance(content, str) else "",
-        tool_calls=calls,
-        usage=TokenUsage(
-            prompt_tokens=_count(getattr(raw, "prompt_eval_count", 0)),
-            completion_tokens=_count(getattr(raw, "eval_count", 0)),
-        ),
-        model=model if isinstance(model, str) and model else requested_model,
-        finish_reason=finish if isinstance(finish, str) else None,
+    return response(
+        content,
+        calls,
+        getattr(raw, "prompt_eval_count", 0),
+        getattr(raw, "eval_count", 0),
+        getattr(raw, "model", None),
+        getattr(raw, "done_reason", None),
+        requested_model,
     )
 
 
@@ -182,10 +179,3 @@ def _tool_call(raw: Any, call_id: str) -> ToolCall:
             raw_arguments=repr(arguments)[:2000],
             arguments_error=f"arguments are not a JSON object: {exc}",
         )
-
-
-def _count(value: Any) -> int:
-    try:
-        return max(int(value or 0), 0)
-    except (TypeError, ValueError):
-        return 0

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from repopilot.llm.base import ChatResponse, LLMError, Message, TokenUsage, ToolCall, ToolSpec
+from repopilot.llm.base import ChatResponse, LLMError, Message, ToolCall, ToolSpec, response
 from repopilot.llm.retry import (
     Failure,
     RetryPolicy,
@@ -179,17 +179,14 @@ def from_wire(completion: Any, requested_model: str) -> ChatResponse:
         for index, raw in enumerate(getattr(message, "tool_calls", None) or [])
     )
     usage = getattr(completion, "usage", None)
-    model = getattr(completion, "model", None)
-    finish = getattr(choice, "finish_reason", None)
-    return ChatResponse(
-        text=content if isinstance(content, str) else "",
-        tool_calls=calls,
-        usage=TokenUsage(
-            prompt_tokens=_count(getattr(usage, "prompt_tokens", 0)),
-            completion_tokens=_count(getattr(usage, "completion_tokens", 0)),
-        ),
-        model=model if isinstance(model, str) and model else requested_model,
-        finish_reason=finish if isinstance(finish, str) else None,
+    return response(
+        content,
+        calls,
+        getattr(usage, "prompt_tokens", 0),
+        getattr(usage, "completion_tokens", 0),
+        getattr(completion, "model", None),
+        getattr(choice, "finish_reason", None),
+        requested_model,
     )
 
 
@@ -232,10 +229,3 @@ def parse_arguments(text: Any) -> tuple[dict[str, Any], str | None]:
     if not isinstance(value, dict):
         return {}, f"arguments must be a JSON object, got {type(value).__name__}"
     return value, None
-
-
-def _count(value: Any) -> int:
-    try:
-        return max(int(value or 0), 0)
-    except (TypeError, ValueError):
-        return 0
