@@ -42,6 +42,18 @@ class ToolSpec(_Rec):
     parameters: dict[str, Any]
 
 
+def function_tool(tool: ToolSpec) -> dict[str, Any]:
+    """The function-tool JSON both OpenAI-compatible servers and Ollama accept."""
+    return {
+        "type": "function",
+        "function": {
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+        },
+    }
+
+
 class TokenUsage(_Rec):
     prompt_tokens: int = 0
     completion_tokens: int = 0

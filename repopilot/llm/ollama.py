@@ -14,7 +14,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from repopilot.llm.base import ChatResponse, LLMError, Message, ToolCall, ToolSpec, response
+from repopilot.llm.base import (
+    ChatResponse,
+    LLMError,
+    Message,
+    ToolCall,
+    ToolSpec,
+    function_tool,
+    response,
+)
 from repopilot.llm.retry import (
     Failure,
     RetryPolicy,
@@ -82,7 +90,7 @@ class OllamaChat:
 
     def _complete(self, messages: list[Message], tools: list[ToolSpec] | None) -> ChatResponse:
         wire_messages = [to_wire(m) for m in messages]
-        wire_tools = [tool_to_wire(t) for t in tools] if tools else None
+        wire_tools = [function_tool(t) for t in tools] if tools else None
 
         def attempt() -> Any:
             self._last_headers = {}
@@ -119,17 +127,6 @@ class OllamaChat:
         if isinstance(exc, ConnectionError | self._httpx.TransportError):
             return Failure("connection", f"cannot reach {where}: {exc}", retryable=True)
         return None
-
-
-def tool_to_wire(tool: ToolSpec) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.parameters,
-        },
-    }
 
 
 def to_wire(message: Message) -> dict[str, Any]:

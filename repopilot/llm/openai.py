@@ -13,7 +13,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from repopilot.llm.base import ChatResponse, LLMError, Message, ToolCall, ToolSpec, response
+from repopilot.llm.base import (
+    ChatResponse,
+    LLMError,
+    Message,
+    ToolCall,
+    ToolSpec,
+    function_tool,
+    response,
+)
 from repopilot.llm.retry import (
     Failure,
     RetryPolicy,
@@ -87,7 +95,7 @@ class OpenAIChat:
             "messages": [to_wire(m) for m in messages],
         }
         if tools:
-            request["tools"] = [tool_to_wire(t) for t in tools]
+            request["tools"] = [function_tool(t) for t in tools]
 
         def attempt() -> ChatResponse:
             return from_wire(self._client.chat.completions.create(**request), self.model)
@@ -120,17 +128,6 @@ def _error_text(exc: Any) -> str:
         if isinstance(inner, str):
             return inner
     return str(getattr(exc, "message", "") or exc)
-
-
-def tool_to_wire(tool: ToolSpec) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.parameters,
-        },
-    }
 
 
 def to_wire(message: Message) -> dict[str, Any]:
