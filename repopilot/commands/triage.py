@@ -15,7 +15,6 @@ from repopilot.agent.limits import Limits
 from repopilot.cli import UsageError
 from repopilot.llm.factory import make_llm
 from repopilot.logs import LogError
-from repopilot.patterns import PatternError
 from repopilot.pipeline import ESCALATE_MODES, load_classifier, triage
 from repopilot.records import TriageResult
 from repopilot.trace import TraceError
@@ -48,10 +47,7 @@ def _setup(args):
         limits = Limits.from_env()
     except (ValueError, ImportError) as exc:
         raise UsageError(str(exc).splitlines()[0]) from None
-    try:
-        classifier = load_classifier(args.patterns)
-    except PatternError as exc:
-        raise UsageError(str(exc)) from None
+    classifier = load_classifier(args.patterns)  # a bad library is already a UsageError
     return repo, llm, limits, classifier
 
 
