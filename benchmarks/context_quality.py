@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from repopilot.agent.context import DEFAULT_BUDGET, build_window  # noqa: E402
+from repopilot.evidence.window import DEFAULT_BUDGET, build_window  # noqa: E402
+from repopilot.logs.textnorm import display  # noqa: E402
 from repopilot.pipeline import evidence_window  # noqa: E402
 from repopilot.records import Verdict  # noqa: E402
-from repopilot.textnorm import display  # noqa: E402
 
 _GH_COLUMNS = re.compile(rb"^[^\t\n]*\t[^\t\n]*\t(?=(?:\xef\xbb\xbf)?\d{4}-\d\d-\d\dT)")
 

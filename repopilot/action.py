@@ -14,10 +14,26 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repopilot import github as edge
+from repopilot.engine.library import PatternError
 from repopilot.github import runner
+from repopilot.github.approval import ApprovalConfig, decide, post_reply
+from repopilot.github.client import ClientConfig, bot_login, describe_api_error, make_client
+from repopilot.github.events import (
+    FAILED_CONCLUSIONS,
+    CommentEvent,
+    EventError,
+    RunEvent,
+    is_own_run,
+    parse_command,
+    parse_comment_event,
+    parse_run_event,
+    read_event,
+)
+from repopilot.github.flows import analyze, post
+from repopilot.github.render import comment_renderer
 from repopilot.github.result import ResultFileError, RunResult
-from repopilot.patterns import PatternError
+from repopilot.github.result import load as load_result
+from repopilot.github.result import save as save_result
 from repopilot.records import TriageResult
 from repopilot.trace import TraceWriter
 
@@ -59,19 +75,19 @@ def main(env: Mapping[str, str] | None = None, triage: Triage | None = None) -> 
     trace = TraceWriter(goal=f"action {env.get('GITHUB_EVENT_NAME', '')}", run_id=_trace_id(env))
     try:
         inp = runner.read_inputs(env)
-        data = edge.read_event(inp.event_path)
+        data = read_event(inp.event_path)
         if inp.event_name == "workflow_run":
-            result = on_workflow_run(inp, env, edge.parse_run_event(data), triage)
+            result = on_workflow_run(inp, env, parse_run_event(data), triage)
         elif inp.event_name == "issue_comment":
-            result = on_issue_comment(inp, edge.parse_comment_event(data))
+            result = on_issue_comment(inp, parse_comment_event(data))
         else:
             result = Outcome(
                 "ignored", f"RepoPilot has nothing to do on `{inp.event_name}` events."
             )
-    except (runner.ConfigError, edge.EventError, PatternError, ResultFileError) as exc:
+    except (runner.ConfigError, EventError, PatternError, ResultFileError) as exc:
         return _failed(env, trace, str(exc))
     except Exception as exc:
-        message = edge.describe_api_error(exc)
+        message = describe_api_error(exc)
         if message is None:
             raise
         return _failed(env, trace, message)
@@ -96,7 +112,7 @@ def _trace_id(env: Mapping[str, str]) -> str | None:
 
 
 def _client(inp: runner.Inputs):
-    cfg = edge.ClientConfig(
+    cfg = ClientConfig(
         token=inp.token,
         api_url=inp.api_url,
         server_url=inp.server_url,
@@ -104,37 +120,37 @@ def _client(inp: runner.Inputs):
         max_wait=inp.max_wait,
         pace=inp.pace,
     )
-    gh = edge.make_client(cfg)
-    return gh, edge.bot_login(gh, inp.bot_login)
+    gh = make_client(cfg)
+    return gh, bot_login(gh, inp.bot_login)
 
 
 def on_workflow_run(
-    inp: runner.Inputs, env: Mapping[str, str], event: edge.RunEvent, triage: Triage | None
+    inp: runner.Inputs, env: Mapping[str, str], event: RunEvent, triage: Triage | None
 ) -> Outcome:
     run = event.workflow_run
-    if run.conclusion not in edge.FAILED_CONCLUSIONS:
+    if run.conclusion not in FAILED_CONCLUSIONS:
         return Outcome(
             "ignored", f"RepoPilot: run {run.id} concluded `{run.conclusion}`; nothing to do."
         )
     gh, bot = _client(inp)
-    if edge.is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
+    if is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
         return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own; not triaged.")
     full_name = event.repository.full_name or inp.repository
     repo = gh.get_repo(full_name)
     if inp.mode == "post":
-        found = edge.load_result(inp.result_file, full_name, run.id)
+        found = load_result(inp.result_file, full_name, run.id)
     else:
-        found = edge.analyze(repo, event, triage or pipeline_triage(inp))
+        found = analyze(repo, event, triage or pipeline_triage(inp))
     outputs, details = _outputs(found), {"run_id": run.id, "jobs": [j.id for j in found.jobs]}
     details["job_traces"] = [j.result.trace for j in found.jobs]
     if not found.jobs:
         return Outcome("ignored", f"RepoPilot: run {run.id} has no failed jobs.", outputs, details)
     if inp.mode == "analyze":
-        edge.save_result(inp.result_file, found)
+        save_result(inp.result_file, found)
         return Outcome("analyzed", _job_table(found), outputs, details)
-    render = edge.comment_renderer(found, inp.server_url, inp.signing_key)
+    render = comment_renderer(found, inp.server_url, inp.signing_key)
     proposals = [j.result.proposal for j in found.jobs if j.result.proposal]
-    posted = edge.post(repo, event, render, bot, inp.dry_run, proposals, inp.max_wait)
+    posted = post(repo, event, render, bot, inp.dry_run, proposals, inp.max_wait)
     details["pr"] = posted.pr.number if posted.pr else None
     if posted.comment is None:
         why = "dry run" if inp.dry_run else "no pull request for this run"
@@ -167,15 +183,15 @@ def _job_table(found: RunResult) -> str:
     return "\n".join(rows)
 
 
-def on_issue_comment(inp: runner.Inputs, event: edge.CommentEvent) -> Outcome:
-    if edge.parse_command(event.comment.body) is None or event.action != "created":
+def on_issue_comment(inp: runner.Inputs, event: CommentEvent) -> Outcome:
+    if parse_command(event.comment.body) is None or event.action != "created":
         return Outcome("ignored", "RepoPilot: not a `/repopilot` command; nothing to do.")
     if inp.mode == "analyze":  # the read-only job never acts on commands
         return Outcome("ignored", "RepoPilot: `mode: analyze` does not handle commands.")
     gh, bot = _client(inp)
     repo = gh.get_repo(event.repository.full_name or inp.repository)
-    cfg = edge.ApprovalConfig(bot, inp.approvers, inp.signing_key, inp.dry_run, inp.max_wait)
-    decision = edge.decide(gh, repo, event, cfg)
+    cfg = ApprovalConfig(bot, inp.approvers, inp.signing_key, inp.dry_run, inp.max_wait)
+    decision = decide(gh, repo, event, cfg)
     details = {
         "proposal_id": decision.proposal_id,
         "commit": decision.commit_sha,
@@ -184,7 +200,7 @@ def on_issue_comment(inp: runner.Inputs, event: edge.CommentEvent) -> Outcome:
     outputs = {"category": "", "decided-by": "", "comment-url": ""}
     outputs["proposal-id"] = decision.proposal_id or ""
     if decision.outcome != "ignored" and not inp.dry_run:
-        posted = edge.post_reply(repo, event, decision, bot, inp.max_wait)
+        posted = post_reply(repo, event, decision, bot, inp.max_wait)
         outputs["comment-url"] = posted.html_url if posted else ""
     summary = f"RepoPilot `{decision.outcome}`: {decision.message or 'no command'}"
     return Outcome(decision.outcome, summary, outputs, details)

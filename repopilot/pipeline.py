@@ -16,18 +16,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from repopilot.agent.context import DEFAULT_BUDGET, ContextWindow, build_window
 from repopilot.agent.limits import Limits
-from repopilot.agent.loop import Agent, AgentOutcome, Validator
+from repopilot.agent.loop import Agent
+from repopilot.agent.outcome import AgentOutcome, Validator
 from repopilot.agent.prompt import render_goal
 from repopilot.agent.tools import Toolbox
-from repopilot.classify import Classifier
+from repopilot.engine.classify import Classifier
+from repopilot.engine.library import load_library
+from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow, build_window
 from repopilot.llm.base import LLM
-from repopilot.logs import JobLog, LogLine, iter_lines, open_logs
-from repopilot.patterns import load_library
-from repopilot.proposal import validator_for
+from repopilot.logs.reader import JobLog, LogLine, iter_lines, open_logs
+from repopilot.proposal.validate import validator_for
 from repopilot.records import CATEGORIES, INFRA_CATEGORIES, TriageResult, Verdict
-from repopilot.redact import clean_for_model
+from repopilot.safety.redact import clean_for_model
 from repopilot.trace import TraceWriter
 
 ESCALATE_MODES: tuple[str, ...] = ("auto", "fixable")

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from repopilot.records import AgentStep, RunTrace, StepType
-from repopilot.redact import clean_for_model
+from repopilot.safety.redact import clean_for_model
 
 TRACE_DIR_ENV = "REPOPILOT_TRACE_DIR"
 _RUN_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")

@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from repopilot.comment_marker import (
+from repopilot.comment.marker import (
     Marker,
     MarkerProposal,
     dump_marker,
@@ -15,7 +15,7 @@ from repopilot.comment_marker import (
     parse_marker,
     sign,
 )
-from repopilot.comment_status import status_block
+from repopilot.comment.status import status_block
 from tests.loopback.github_action import (
     BOT,
     FIX,
@@ -81,7 +81,7 @@ def _assert_refused(state, before, run, why):
 
 def test_apply_by_writer_is_one_commit_on_the_head(tmp_path, gh):
     pytest.importorskip(
-        "repopilot.proposal", reason="repopilot/proposal.py (apply_to_files) not landed"
+        "repopilot.proposal.validate", reason="repopilot/proposal.py (apply_to_files) not landed"
     )
     server, facts = gh
     state = server.state
@@ -105,7 +105,7 @@ def test_apply_by_writer_is_one_commit_on_the_head(tmp_path, gh):
 
 def test_second_apply_answers_already_applied(tmp_path, gh):
     pytest.importorskip(
-        "repopilot.proposal", reason="repopilot/proposal.py (apply_to_files) not landed"
+        "repopilot.proposal.validate", reason="repopilot/proposal.py (apply_to_files) not landed"
     )
     server, facts = gh
     state = server.state
@@ -231,7 +231,7 @@ def test_non_commands_are_ignored_silently(tmp_path, gh, body, kw):
 
 def test_ref_update_refused_by_github_answers_head_moved(tmp_path, gh):
     pytest.importorskip(
-        "repopilot.proposal", reason="repopilot/proposal.py (apply_to_files) not landed"
+        "repopilot.proposal.validate", reason="repopilot/proposal.py (apply_to_files) not landed"
     )
     server, facts = gh
     state = server.state
@@ -253,7 +253,7 @@ def test_ref_update_refused_by_github_answers_head_moved(tmp_path, gh):
 
 def test_fork_head_gets_a_branch_in_the_base_repo_and_an_explanation(tmp_path):
     pytest.importorskip(
-        "repopilot.proposal", reason="repopilot/proposal.py (apply_to_files) not landed"
+        "repopilot.proposal.validate", reason="repopilot/proposal.py (apply_to_files) not landed"
     )
     state = State(bot=BOT)
     with GitHubServer(state) as server:
@@ -269,7 +269,7 @@ def test_fork_head_gets_a_branch_in_the_base_repo_and_an_explanation(tmp_path):
 
 def test_fork_head_gets_a_pull_request_against_the_fork_when_allowed(tmp_path):
     pytest.importorskip(
-        "repopilot.proposal", reason="repopilot/proposal.py (apply_to_files) not landed"
+        "repopilot.proposal.validate", reason="repopilot/proposal.py (apply_to_files) not landed"
     )
     state = State(bot=BOT, fork_accepts_pulls=True)
     with GitHubServer(state) as server:
@@ -307,7 +307,7 @@ def test_marker_from_another_pr_is_not_trusted(tmp_path, gh):
 
 def test_status_is_marked_on_the_comment_as_it_is_now(tmp_path, gh):
     pytest.importorskip(
-        "repopilot.proposal", reason="repopilot/proposal.py (apply_to_files) not landed"
+        "repopilot.proposal.validate", reason="repopilot/proposal.py (apply_to_files) not landed"
     )
     server, facts = gh
     state = server.state

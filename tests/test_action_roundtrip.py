@@ -8,7 +8,7 @@ import json
 import re
 import subprocess
 
-from repopilot.comment_marker import parse_marker
+from repopilot.comment.marker import parse_marker
 from tests.loopback.github_action import (
     BOT,
     FIX,

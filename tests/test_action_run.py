@@ -10,7 +10,7 @@ import zipfile
 
 import pytest
 
-from repopilot.comment_marker import parse_marker
+from repopilot.comment.marker import parse_marker
 from tests.loopback.github_action import BOT, FORK, LOG, run_action, run_event, seed
 from tests.loopback.github_server import Fault, GitHubServer, State
 

@@ -336,7 +336,7 @@ def test_the_same_rejected_diff_twice_ends_with_the_diagnosis(repo, tmp_path):
 
 
 def test_real_proposal_validator_rejects_a_workflow_edit_then_accepts_the_fix(repo, tmp_path):
-    from repopilot.proposal import validator_for
+    from repopilot.proposal.validate import validator_for
 
     script = [fix(WORKFLOW_DIFF, "f1"), fix(FIX_DIFF, "f2")]
     a, llm = agent(repo, script, tmp_path, validate=validator_for(repo))

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from repopilot.classify import Classifier
-from repopilot.patterns import PatternError, load_file, load_library
+from repopilot.engine.classify import Classifier
+from repopilot.engine.library import PatternError, load_file, load_library
 from tests.engine_support import LOGS, PATTERNS, classify_json, cli
 
 CONTRACT_KEYS = {

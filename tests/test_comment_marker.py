@@ -16,20 +16,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repopilot.comment import (
+from repopilot.comment.command import parse_command
+from repopilot.comment.marker import (
     MARKER_PREFIX,
-    CommentContext,
-    JobReport,
+    MAX_DIFF_BYTES,
     Marker,
     MarkerProposal,
+    decode_diff,
+    dump_marker,
+    encode_diff,
     extract_diff,
-    mark_status,
-    parse_command,
     parse_marker,
-    render,
+    sign,
     verify_marker,
 )
-from repopilot.comment_marker import MAX_DIFF_BYTES, decode_diff, dump_marker, encode_diff, sign
+from repopilot.comment.render import CommentContext, render
+from repopilot.comment.sections import JobReport
+from repopilot.comment.status import mark_status
 from repopilot.records import Evidence, Proposal, TriageResult, Verdict
 
 HEAD = "89abcdef0123456789abcdef0123456789abcdef"

@@ -14,18 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from repopilot import comment_md as md
-from repopilot.comment import (
-    CommentContext,
-    JobReport,
-    extract_diff,
-    looks_like_pr_fault,
-    parse_marker,
-    render,
-    verify_marker,
-)
-from repopilot.comment_md import MAX_BODY, body_size
-from repopilot.comment_sections import withheld_reason
+from repopilot.comment import markdown as md
+from repopilot.comment.markdown import MAX_BODY, body_size
+from repopilot.comment.marker import extract_diff, parse_marker, verify_marker
+from repopilot.comment.render import CommentContext, looks_like_pr_fault, render
+from repopilot.comment.sections import JobReport, withheld_reason
 from repopilot.records import Evidence, Proposal, Rejection, TriageResult, Usage, Verdict
 
 HEAD = "0123456789abcdef0123456789abcdef01234567"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.comment import PRFile, ReviewComment, suggestion_for
+from repopilot.comment.suggest import PRFile, ReviewComment, suggestion_for
 from repopilot.records import Proposal
 
 HEAD_FILE = "".join(f"line {n}\n" for n in range(1, 41))

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.agent.context import ContextWindow, build_window, estimate_tokens
+from repopilot.evidence.window import ContextWindow, build_window, estimate_tokens
+from repopilot.logs.textnorm import display
 from repopilot.pipeline import classified_jobs, evidence_window, load_classifier
 from repopilot.records import Evidence, Verdict
-from repopilot.textnorm import display
 
 FIXTURES = Path(__file__).parent / "fixtures" / "context"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text())

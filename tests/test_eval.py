@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from repopilot.cli import main
-from repopilot.evaluate import Outcome, Rate, Report, family, gha_cases
+from repopilot.engine.evaluate import Outcome, Rate, Report, family, gha_cases
 
 FIX = Path(__file__).parent / "fixtures" / "eval"
 GHA = FIX / "gha"

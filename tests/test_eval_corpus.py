@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.evaluate import default_classifier, evaluate_gha, evaluate_logchunks
+from repopilot.engine.evaluate import default_classifier, evaluate_gha, evaluate_logchunks
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 needs_corpus = pytest.mark.skipif(

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.classify import Classifier
-from repopilot.patterns import load_library
+from repopilot.engine.classify import Classifier
+from repopilot.engine.library import load_library
 
 TS = "2024-05-02T08:00:{:02d}.1234567Z "
 

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from repopilot.comment_marker import (
+from repopilot.comment.marker import (
     Marker,
     MarkerProposal,
     dump_marker,
@@ -20,7 +20,7 @@ from repopilot.comment_marker import (
     parse_marker,
     sign,
 )
-from repopilot.comment_status import status_block
+from repopilot.comment.status import status_block
 from tests.adversarial.corpus import leaked
 from tests.adversarial.harness import hostile_log, read_traces
 from tests.loopback.github_action import BOT, FIX, REPO, comment_event, run_action, run_event, seed

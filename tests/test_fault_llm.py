@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from repopilot import action, pipeline
-from repopilot.comment_marker import parse_marker
+from repopilot.comment.marker import parse_marker
 from repopilot.llm.retry import RetryPolicy
-from repopilot.proposal import validator_for
+from repopilot.proposal.validate import validator_for
 from tests.adversarial.corpus import SECRETS, leaked
 from tests.adversarial.harness import hostile_log, hostile_repo, library, read_traces, tool_reply
 from tests.loopback.github_action import BOT, parse_outputs, run_event, seed

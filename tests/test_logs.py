@@ -8,8 +8,8 @@ import zipfile
 
 import pytest
 
-from repopilot.logs import LogError, iter_lines, open_logs
-from repopilot.logzip import ZipLimits
+from repopilot.logs.archive import ZipLimits
+from repopilot.logs.reader import LogError, iter_lines, open_logs
 from tests.engine_support import LOGS
 
 
@@ -68,7 +68,7 @@ def test_anchor_reads_from_the_middle(tmp_path):
     p = tmp_path / "many.log"
     p.write_bytes(b"".join(b"line %d\n" % i for i in range(1, 300_001)))
     (job,) = open_logs(str(p))
-    from repopilot.logs import iter_chunks
+    from repopilot.logs.reader import iter_chunks
 
     chunks = [(c.offset, c.first_line) for c in iter_chunks(job)]
     assert len(chunks) > 1

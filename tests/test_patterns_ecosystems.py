@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.classify import Classifier
-from repopilot.patterns import Pattern, check_examples, load_file, load_library
-from repopilot.textnorm import body, display
+from repopilot.engine.classify import Classifier
+from repopilot.engine.library import Pattern, check_examples, load_file, load_library
+from repopilot.logs.textnorm import body, display
 
 ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "patterns"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.patterns import load_file
+from repopilot.engine.library import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "patterns"
@@ -112,8 +112,8 @@ def test_missing_directory_is_a_usage_error(tmp_path):
 @pytest.mark.parametrize("name", OURS)
 def test_titles_and_hints_fill_from_every_match_example(name):
     """A `{capture}` a matching alternative does not set would render as `?` in the comment."""
-    from repopilot.classify import fill
-    from repopilot.textnorm import body, display
+    from repopilot.engine.classify import fill
+    from repopilot.logs.textnorm import body, display
 
     for p in load_file(LIBRARY / f"{name}.yaml"):
         for ex in p.spec.examples.match:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.classify import Classifier
-from repopilot.evaluate import evaluate_logchunks
-from repopilot.patterns import Pattern, check_examples, load_file, load_library
+from repopilot.engine.classify import Classifier
+from repopilot.engine.evaluate import evaluate_logchunks
+from repopilot.engine.library import Pattern, check_examples, load_file, load_library
 
 ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "patterns"

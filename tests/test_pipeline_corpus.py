@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.agent.context import DEFAULT_BUDGET, estimate_tokens
+from repopilot.evidence.window import DEFAULT_BUDGET, estimate_tokens
 from repopilot.llm.base import ChatResponse
 from repopilot.llm.scripted import ScriptedLLM
 from repopilot.pipeline import classified_jobs, load_classifier, should_escalate, triage

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repopilot.comment_command import parse_command
+from repopilot.comment.command import parse_command
 from repopilot.github.events import parse_command as edge_parse
 
 IDS = st.from_regex(r"[a-z0-9-]{6,40}", fullmatch=True)

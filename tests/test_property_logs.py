@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from repopilot.classify import Classifier
-from repopilot.logs import LogError, iter_lines, open_logs
-from repopilot.patterns import load_library
-from repopilot.textnorm import display
+from repopilot.engine.classify import Classifier
+from repopilot.engine.library import load_library
+from repopilot.logs.reader import LogError, iter_lines, open_logs
+from repopilot.logs.textnorm import display
 from tests.engine_support import PATTERNS
 
 CLASSIFIER = Classifier(load_library(PATTERNS))

@@ -15,7 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from repopilot.proposal import Policy, apply_to_files, check_path, validate, validator_for
+from repopilot.proposal.apply import apply_to_files
+from repopilot.proposal.policy import Policy, check_path
+from repopilot.proposal.validate import validate, validator_for
 from repopilot.records import Proposal, Rejection
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

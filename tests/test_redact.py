@@ -16,7 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repopilot.redact import Redacted, clean_for_model, fence, looks_random, redact, sanitize
+from repopilot.safety.entropy import looks_random
+from repopilot.safety.hygiene import fence, sanitize
+from repopilot.safety.redact import Redacted, clean_for_model, redact
 
 # Canaries are assembled at run time so the repository holds no token-shaped literal.
 RNG = random.Random(20240501)

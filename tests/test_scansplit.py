@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from repopilot.classify import Classifier
-from repopilot.logs import open_logs
-from repopilot.patterns import load_library
-from repopilot.scansplit import eligible, split_scan
+from repopilot.engine.classify import Classifier
+from repopilot.engine.library import load_library
+from repopilot.engine.scansplit import eligible, split_scan
+from repopilot.logs.reader import open_logs
 from tests.engine_support import PATTERNS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))

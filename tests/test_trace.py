@@ -13,7 +13,7 @@ from repopilot.agent.tools import Toolbox
 from repopilot.cli import main
 from repopilot.llm.base import ChatResponse, Message, ToolSpec
 from repopilot.llm.scripted import ScriptedLLM
-from repopilot.proposal import validator_for
+from repopilot.proposal.validate import validator_for
 from repopilot.trace import TraceWriter, load, summary
 from tests.test_agent_support import (
     CANARY,

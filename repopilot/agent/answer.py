@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from repopilot.agent.schema import ProposeFix
 from repopilot.llm.base import ChatResponse, TokenUsage, ToolCall
 from repopilot.records import CATEGORIES, Proposal, Rejection
-from repopilot.redact import clean_for_model
+from repopilot.safety.redact import clean_for_model
 
 MAX_DIAGNOSIS = 4000
 

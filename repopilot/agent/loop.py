@@ -25,7 +25,8 @@ from repopilot.agent.schema import ARGUMENTS, TERMINAL, ProposeFix, ToolError, p
 from repopilot.agent.tools import Tools
 from repopilot.llm.base import LLM, ChatResponse, LLMError, Message, ToolCall, ToolsUnsupported
 from repopilot.records import Proposal, Rejection
-from repopilot.redact import clean_for_model, fence
+from repopilot.safety.hygiene import fence
+from repopilot.safety.redact import clean_for_model
 from repopilot.trace import TraceWriter
 
 _NOT_RUN = "not run: too many tool calls in one reply; ask again for what you still need"

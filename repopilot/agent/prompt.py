@@ -9,7 +9,8 @@ from __future__ import annotations
 from importlib import resources
 
 from repopilot.records import CATEGORIES, Verdict
-from repopilot.redact import clean_for_model, fence
+from repopilot.safety.hygiene import fence
+from repopilot.safety.redact import clean_for_model
 
 PROMPT_VERSION = "v1"
 

@@ -18,7 +18,8 @@ from pydantic import BaseModel
 
 from repopilot.agent.answer import response_from_record
 from repopilot.agent.limits import Limits
-from repopilot.agent.loop import Agent, Validator
+from repopilot.agent.loop import Agent
+from repopilot.agent.outcome import Validator
 from repopilot.agent.schema import ToolError
 from repopilot.agent.tools import Tools
 from repopilot.llm.base import ChatResponse, LLMError, ToolsUnsupported

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import sys
 
-from repopilot.classify import Classifier
 from repopilot.cli import UsageError
-from repopilot.logs import LogError
-from repopilot.patterns import PatternError, load_library
+from repopilot.engine.classify import Classifier
+from repopilot.engine.library import PatternError, load_library
+from repopilot.logs.reader import LogError
 from repopilot.records import Verdict
 
 NAME = "classify"

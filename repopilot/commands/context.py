@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import sys
 
-from repopilot.agent.context import DEFAULT_BUDGET, ContextWindow
 from repopilot.cli import UsageError
-from repopilot.logs import LogError
-from repopilot.patterns import PatternError
+from repopilot.engine.library import PatternError
+from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow
+from repopilot.logs.reader import LogError
 from repopilot.pipeline import classified_jobs, evidence_window, load_classifier
 
 NAME = "context"

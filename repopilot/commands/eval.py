@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from repopilot.evaluate import (
+from repopilot.engine.evaluate import (
     EvalError,
     Outcome,
     Report,
@@ -65,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from repopilot.cli import UsageError
-    from repopilot.patterns import PatternError
+    from repopilot.engine.library import PatternError
 
     if not args.dir.is_dir():
         raise UsageError(f"{args.dir}: not a directory")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import regex
 
-from repopilot.patterns import Pattern, PatternError, check_examples, default_dir, load_file
+from repopilot.engine.library import Pattern, PatternError, check_examples, default_dir, load_file
 
 NAME = "patterns"
 HELP = "Test or lint the YAML pattern library."

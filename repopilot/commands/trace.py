@@ -74,8 +74,8 @@ def _live(args: argparse.Namespace) -> dict[str, Any]:
         return {}
     from repopilot.agent.sandbox import SandboxError
     from repopilot.agent.tools import Toolbox
-    from repopilot.logs import LogError, iter_lines, open_logs
-    from repopilot.proposal import validator_for
+    from repopilot.logs.reader import LogError, iter_lines, open_logs
+    from repopilot.proposal.validate import validator_for
 
     log = None
     if args.log:

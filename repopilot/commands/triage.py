@@ -14,7 +14,7 @@ from pathlib import Path
 from repopilot.agent.limits import Limits
 from repopilot.cli import UsageError
 from repopilot.llm.factory import make_llm
-from repopilot.logs import LogError
+from repopilot.logs.reader import LogError
 from repopilot.pipeline import ESCALATE_MODES, load_classifier, triage
 from repopilot.records import TriageResult
 from repopilot.trace import TraceError

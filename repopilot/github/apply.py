@@ -84,7 +84,7 @@ def build_commit(
     repo: Repository, head_sha: str, diff: str, proposal_id: str, max_wait: float = 60.0
 ) -> str:
     """Create (but do not publish) the commit: parent = head_sha, tree = head + diff."""
-    from repopilot.proposal import apply_to_files
+    from repopilot.proposal.apply import apply_to_files
 
     reader = TreeReader(repo, head_sha)
     try:

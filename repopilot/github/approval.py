@@ -15,9 +15,9 @@ from github import Github, GithubException
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from repopilot.comment_marker import extract_diff, parse_marker, verify_marker
-from repopilot.comment_md import code_span
-from repopilot.comment_status import mark_status
+from repopilot.comment.markdown import code_span
+from repopilot.comment.marker import extract_diff, parse_marker, verify_marker
+from repopilot.comment.status import mark_status
 from repopilot.github.apply import (
     Applied,
     ApplyRefused,

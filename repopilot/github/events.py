@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from repopilot.comment_command import parse_command as _parse_command
+from repopilot.comment.command import parse_command as _parse_command
 
 FAILED_CONCLUSIONS = frozenset({"failure", "timed_out"})
 APPLIED_TRAILER = "RepoPilot-Proposal:"

@@ -9,7 +9,7 @@ from github import GithubException
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from repopilot.comment_marker import MARKER_PREFIX
+from repopilot.comment.marker import MARKER_PREFIX
 from repopilot.github.client import guarded_write
 from repopilot.github.events import RunEvent
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from repopilot.comment import CommentContext, JobReport, parse_marker, render
+from repopilot.comment.marker import parse_marker
+from repopilot.comment.render import CommentContext, render
+from repopilot.comment.sections import JobReport
 from repopilot.github.flows import Render
 from repopilot.github.prs import PullRef
 from repopilot.github.result import RunResult

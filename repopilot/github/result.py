@@ -82,7 +82,8 @@ def _recheck(job: JobResult) -> JobResult:
     """Defense in depth for the job that holds the write token: a proposal is offered only if
     its hash is its diff's and the safety policy (SECURITY.md §5) still passes without a checkout;
     otherwise it is moved to the rejected list."""
-    from repopilot.proposal import Refused, check
+    from repopilot.proposal.diffread import Refused
+    from repopilot.proposal.policy import check
 
     prop = job.result.proposal
     if prop is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from github import GithubException
 from github.Repository import Repository
 
-from repopilot.comment_suggest import PRFile, ReviewComment, suggestion_for
+from repopilot.comment.suggest import PRFile, ReviewComment, suggestion_for
 from repopilot.github.client import guarded_write
 from repopilot.github.prs import PullRef
 from repopilot.records import Proposal

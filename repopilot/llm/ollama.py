@@ -23,13 +23,7 @@ from repopilot.llm.base import (
     function_tool,
     response,
 )
-from repopilot.llm.retry import (
-    Failure,
-    RetryPolicy,
-    call_with_retry,
-    display_url,
-    http_failure,
-)
+from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, display_url, http_failure
 
 INSTALL_HINT = "the ollama provider needs the ollama package: pip install 'repopilot[ollama]'"
 DEFAULT_NUM_CTX = 16384

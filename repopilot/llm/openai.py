@@ -22,13 +22,7 @@ from repopilot.llm.base import (
     function_tool,
     response,
 )
-from repopilot.llm.retry import (
-    Failure,
-    RetryPolicy,
-    call_with_retry,
-    display_url,
-    http_failure,
-)
+from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, display_url, http_failure
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 INSTALL_HINT = "the openai provider needs the openai package: pip install 'repopilot[openai]'"

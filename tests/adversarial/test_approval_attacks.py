@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from repopilot.comment_marker import Marker, MarkerProposal, dump_marker, encode_diff, sign
-from repopilot.comment_status import status_block
+from repopilot.comment.marker import Marker, MarkerProposal, dump_marker, encode_diff, sign
+from repopilot.comment.status import status_block
 from tests.loopback.github_action import BOT, FIX, REPO, comment_event, run_action, seed
 from tests.loopback.github_server import Fault, GitHubServer, State
 

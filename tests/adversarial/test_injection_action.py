@@ -12,7 +12,7 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
-from repopilot.comment_marker import parse_marker
+from repopilot.comment.marker import parse_marker
 from tests.adversarial.corpus import HIDDEN, INVISIBLE, SECRETS, leaked, secret_lines
 from tests.adversarial.harness import (
     hostile_log,

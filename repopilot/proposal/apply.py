@@ -1,6 +1,6 @@
 """Apply a validated diff to file texts in Python, the way `git apply` would (no checkout needed).
 
-`apply_to_files` re-checks the diff against the policy (`repopilot.diffcheck.check`), then applies
+`apply_to_files` re-checks the diff against the policy (`repopilot.proposal.policy.check`), then applies
 each hunk where its context matches, at the stated line or the nearest offset either way.
 """
 
@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 from unidiff import PatchSet
 
-from repopilot.diffcheck import DEFAULT_POLICY, Policy, check
-from repopilot.diffread import Refused
+from repopilot.proposal.diffread import Refused
+from repopilot.proposal.policy import DEFAULT_POLICY, Policy, check
 
 
 def _lines(text: str) -> list[str]:

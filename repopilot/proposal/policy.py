@@ -1,7 +1,7 @@
 """Every check a proposed diff must pass (SECURITY.md §5), short of building the Proposal.
 
 `check` reads the diff three ways and refuses it unless all agree and obey the policy: the strict
-reader of `repopilot.diffread`, `unidiff`, and git itself (`git apply --numstat`, which lists the
+reader of `repopilot.proposal.diffread`, `unidiff`, and git itself (`git apply --numstat`, which lists the
 paths git would write). With a checkout it also runs `git apply --check` there and refuses paths
 that resolve outside it or through a symlink. `check_path` is the per-path policy.
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from unidiff import PatchSet
 
-from repopilot.diffread import FileSection, Refused, read_sections
+from repopilot.proposal.diffread import FileSection, Refused, read_sections
 
 
 @dataclass(frozen=True)

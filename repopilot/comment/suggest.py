@@ -16,7 +16,7 @@ from typing import Any
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
-from repopilot.comment_md import fence_ticks
+from repopilot.comment.markdown import fence_ticks
 from repopilot.records import Proposal
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 import re2
 import regex
 
-from repopilot.logs import Chunk, JobLog, iter_chunks
-from repopilot.patterns import Pattern
-from repopilot.textnorm import annotation, body, display
+from repopilot.engine.library import Pattern
+from repopilot.logs.reader import Chunk, JobLog, iter_chunks
+from repopilot.logs.textnorm import annotation, body, display
 
 _ANSI_B = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Lines that look like errors, for best-guess evidence when no pattern decides.

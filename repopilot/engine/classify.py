@@ -1,4 +1,4 @@
-"""The matching engine's verdict: one per job, from one streaming scan (repopilot/scan.py).
+"""The matching engine's verdict: one per job, from one streaming scan (repopilot/engine/scan.py).
 
 Arbitration: find the failing step (the first non-zero exit code, else the last `##[error]`),
 take the pattern hits inside it, and pick by priority, then specificity, then closeness to the
@@ -13,12 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from repopilot.logs import JobLog, iter_lines, open_logs
-from repopilot.patterns import Pattern, load_library
+from repopilot.engine.library import Pattern, load_library
+from repopilot.engine.scan import Hit, Scanner, ScanResult
+from repopilot.engine.scansplit import eligible, split_scan
+from repopilot.logs.reader import JobLog, iter_lines, open_logs
 from repopilot.records import Evidence, Verdict
-from repopilot.redact import redact
-from repopilot.scan import Hit, Scanner, ScanResult
-from repopilot.scansplit import eligible, split_scan
+from repopilot.safety.redact import redact
 
 BOILERPLATE = re.compile(
     r"^(?:##\[error\])?(?:Error: )?Process completed with exit code \d+\.?\s*$", re.I

@@ -17,9 +17,9 @@ import regex
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from repopilot.patterncache import LiteralCache
-from repopilot.patterncache import key as cache_key
-from repopilot.prefilter import required_literals, usable
+from repopilot.engine.cache import LiteralCache
+from repopilot.engine.cache import key as cache_key
+from repopilot.engine.prefilter import required_literals, usable
 from repopilot.records import CATEGORIES, INFRA_CATEGORIES
 
 
@@ -124,7 +124,7 @@ def default_dir() -> Path:
     env = os.environ.get("REPOPILOT_PATTERNS")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parent.parent / "patterns"
+    here = Path(__file__).resolve().parents[2] / "patterns"
     if here.is_dir():
         return here
     return Path(sys.prefix) / "share" / "repopilot" / "patterns"
@@ -319,7 +319,7 @@ def load_library(directory: Path | str | None = None) -> list[Pattern]:
 
 def check_examples(p: Pattern) -> list[str]:
     """Run a pattern's own examples; return one message per failure (empty when all pass)."""
-    from repopilot.textnorm import body, display
+    from repopilot.logs.textnorm import body, display
 
     problems: list[str] = []
     for ex in p.spec.examples.match:

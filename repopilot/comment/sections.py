@@ -2,7 +2,7 @@
 
 Every string that came from a log, a workflow or a model goes through `clean_for_model` (invisible
 characters and HTML comments stripped, secrets redacted) exactly once, in `build_view`; the
-formatting functions below only see cleaned text and make it inert with `comment_md`.
+formatting functions below only see cleaned text and make it inert with `comment.markdown`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
-from repopilot import comment_md as md
-from repopilot.comment_marker import PROPOSAL_ID, diff_sha256
+from repopilot.comment import markdown as md
+from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
 from repopilot.records import INFRA_CATEGORIES, Evidence, Proposal, TriageResult
-from repopilot.redact import clean_for_model
+from repopilot.safety.redact import clean_for_model
 
 MAX_DIFF_CHARS = 40_000  # a larger diff cannot be shown in full next to anything else
 CONTEXT_CHARS = 400

@@ -1,11 +1,11 @@
 """Validate a proposed diff (SECURITY.md §5) and apply a validated one to file texts in Python.
 
-`validate` turns a diff that passes every check of `repopilot.diffcheck.check` into a Proposal
+`validate` turns a diff that passes every check of `repopilot.proposal.policy.check` into a Proposal
 (id and SHA-256 of the exact text), or says why not as a Rejection. The checks read the diff three
-ways (the strict reader of `repopilot.diffread`, `unidiff`, git itself) and refuse it unless all
-agree and obey the policy; `repopilot.patch_apply.apply_to_files` applies a validated diff.
+ways (the strict reader of `repopilot.proposal.diffread`, `unidiff`, git itself) and refuse it unless all
+agree and obey the policy; `repopilot.proposal.apply.apply_to_files` applies a validated diff.
 The names below stay importable from here; the work lives in those three modules (the known
-limit of the checks is in `repopilot.diffcheck`'s docstring).
+limit of the checks is in `repopilot.proposal.policy`'s docstring).
 """
 
 from __future__ import annotations
@@ -14,21 +14,9 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
-from repopilot.diffcheck import DEFAULT_POLICY, Policy, check, check_path
-from repopilot.diffread import FileSection, Refused
-from repopilot.patch_apply import apply_to_files
+from repopilot.proposal.diffread import Refused
+from repopilot.proposal.policy import DEFAULT_POLICY, Policy, check
 from repopilot.records import Proposal, Rejection
-
-__all__ = [
-    "FileSection",
-    "Policy",
-    "Refused",
-    "apply_to_files",
-    "check",
-    "check_path",
-    "validate",
-    "validator_for",
-]
 
 
 def validate(

@@ -254,8 +254,8 @@ def evaluate_logchunks(classify: Classify, directory: Path, chunks: Path) -> Rep
 
 def default_classifier(patterns: Path | None) -> Classify:
     """The real engine over a pattern library (imported lazily: eval is its only user here)."""
-    from repopilot.classify import Classifier
-    from repopilot.patterns import load_library
+    from repopilot.engine.classify import Classifier
+    from repopilot.engine.library import load_library
 
     engine = Classifier(load_library(patterns))
     return engine.classify_path

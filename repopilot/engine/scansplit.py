@@ -13,8 +13,8 @@ import os
 import pickle
 from collections import deque
 
-from repopilot.logs import JobLog, iter_chunks
-from repopilot.scan import MAX_HITS, Hit, Scanner, ScanResult
+from repopilot.engine.scan import MAX_HITS, Hit, Scanner, ScanResult
+from repopilot.logs.reader import JobLog, iter_chunks
 
 MIN_SPLIT = 24 << 20  # below this, forking costs more than it saves
 

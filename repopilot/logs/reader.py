@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from repopilot.logzip import ZipLimits, zip_jobs
-from repopilot.textnorm import MAX_LINE, display
+from repopilot.logs.archive import ZipLimits, zip_jobs
+from repopilot.logs.textnorm import MAX_LINE, display
 
 CHUNK = 1 << 20
 _GHA_TS = re.compile(rb"^\xef?\xbb?\xbf?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")

@@ -3,7 +3,7 @@
 `read_sections(diff)` returns what it learned about each file of the diff (`FileSection`) and
 raises `Refused` (a DESIGN.md reason code and a one-line detail) on anything else. It also reads
 path names the way git writes them: `a/`/`b/` prefixes, C-quoted names, tabs before a date.
-Policy on the paths (protected, escaping) is `repopilot.diffcheck`'s business, not this reader's.
+Policy on the paths (protected, escaping) is `repopilot.proposal.policy`'s business, not this reader's.
 """
 
 from __future__ import annotations

@@ -28,49 +28,12 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from repopilot.agent.signals import (
-    EXIT,
-    NOISE,
-    RUN_HEAD,
-    RUN_MIN,
-    RUN_TAIL,
-    S_CONTEXT,
-    S_ERRORISH,
-    S_EVIDENCE,
-    S_EVIDENCE_MORE,
-    S_SUMMARY,
-    S_TAIL,
-    TAIL_LINES,
-    anchor_scores,
-    collapsible,
-)
+from repopilot.evidence.signals import EXIT, NOISE, S_CONTEXT, anchor_scores, collapsible
+from repopilot.logs.textnorm import body
 from repopilot.records import Record, Verdict
-from repopilot.redact import clean_for_model
-from repopilot.textnorm import body
+from repopilot.safety.redact import clean_for_model
 
 # The tuning constants stay importable from here, beside the docstring that explains them.
-__all__ = [
-    "CORE_AFTER",
-    "CORE_BEFORE",
-    "CORE_MIN",
-    "DECAY_AFTER",
-    "DECAY_BEFORE",
-    "DEFAULT_BUDGET",
-    "MAX_LINE_CHARS",
-    "RUN_HEAD",
-    "RUN_MIN",
-    "RUN_TAIL",
-    "S_CONTEXT",
-    "S_ERRORISH",
-    "S_EVIDENCE",
-    "S_EVIDENCE_MORE",
-    "S_SUMMARY",
-    "S_TAIL",
-    "TAIL_LINES",
-    "ContextWindow",
-    "build_window",
-    "estimate_tokens",
-]
 
 DEFAULT_BUDGET = 6000
 MAX_LINE_CHARS = 400  # a longer line is cut; its number still points at the whole line

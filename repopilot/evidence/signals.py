@@ -12,8 +12,8 @@ import re
 
 import re2
 
+from repopilot.logs.textnorm import body
 from repopilot.records import Verdict
-from repopilot.textnorm import body
 
 RUN_MIN, RUN_HEAD, RUN_TAIL = 8, 3, 2  # collapse same-shape runs of >= RUN_MIN lines
 TAIL_LINES = 40  # lines before an exit-code line that count as the failing step's tail

@@ -15,7 +15,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from repopilot import prefilter
+from repopilot.engine import prefilter
 
 
 def _dir() -> Path:

@@ -2,7 +2,7 @@
 
 `clean_for_model(text)` is the one call the rest of the code uses: `sanitize` then `redact` (secrets
 become `[REDACTED:<kind>]`). `sanitize` and `fence` (untrusted text in nonce-carrying markers) live
-in `repopilot.hygiene`, the high-entropy test `looks_random` in `repopilot.entropy`.
+in `repopilot.safety.hygiene`, the high-entropy test `looks_random` in `repopilot.safety.entropy`.
 
 Every pattern starts with a literal or a lookbehind and no repeat can fail after a long scan from
 many starts, so an attacker-made log cannot make redaction slow (tests/test_redact.py times 200 KB
@@ -16,20 +16,8 @@ import string
 from collections import Counter
 from dataclasses import dataclass
 
-from repopilot.entropy import MAX_CHUNK, MIN_ENTROPY, looks_random
-from repopilot.hygiene import fence, sanitize
-
-__all__ = [
-    "MARK",
-    "MAX_CHUNK",
-    "MIN_ENTROPY",
-    "Redacted",
-    "clean_for_model",
-    "fence",
-    "looks_random",
-    "redact",
-    "sanitize",
-]
+from repopilot.safety.entropy import looks_random
+from repopilot.safety.hygiene import sanitize
 
 MARK = "[REDACTED:{}]"
 

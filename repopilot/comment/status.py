@@ -7,7 +7,7 @@ delimiters after the marker are always the real ones.
 
 from __future__ import annotations
 
-from repopilot.comment_marker import Marker, dump_marker, marker_span, parse_marker
+from repopilot.comment.marker import Marker, dump_marker, marker_span, parse_marker
 
 STATUS_OPEN = "<!-- repopilot-status -->"
 STATUS_CLOSE = "<!-- /repopilot-status -->"

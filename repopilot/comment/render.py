@@ -1,6 +1,6 @@
 """The RepoPilot PR comment: `render` it from triage results, and read back what it holds.
 
-Layout, top to bottom: the hidden marker (first line, see comment_marker), a header with what
+Layout, top to bottom: the hidden marker (first line, see comment/marker.py), a header with what
 failed and whether it looks like the PR's fault, the status of each proposed fix, one section per
 failed job (category, title, evidence linked into the job log, context, hint, diagnosis, diff and
 the exact `/repopilot apply|reject <id>` commands), and a collapsed "how this was decided".
@@ -15,21 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from repopilot import comment_md as md
-from repopilot.comment_command import Command, parse_command
-from repopilot.comment_marker import (
-    MARKER_PREFIX,
-    Marker,
-    MarkerProposal,
-    diff_sha256,
-    dump_marker,
-    encode_diff,
-    extract_diff,
-    parse_marker,
-    sign,
-    verify_marker,
-)
-from repopilot.comment_sections import (
+from repopilot.comment import markdown as md
+from repopilot.comment.marker import Marker, MarkerProposal, dump_marker, encode_diff, sign
+from repopilot.comment.sections import (
     CONTEXT_LINES,
     JobReport,
     JobView,
@@ -38,29 +26,8 @@ from repopilot.comment_sections import (
     job_section,
     kind_of,
 )
-from repopilot.comment_status import mark_status, status_block
-from repopilot.comment_suggest import PRFile, ReviewComment, suggestion_for
+from repopilot.comment.status import status_block
 from repopilot.records import TriageResult, Usage
-
-__all__ = [
-    "MARKER_PREFIX",
-    "Command",
-    "CommentContext",
-    "JobReport",
-    "Marker",
-    "MarkerProposal",
-    "PRFile",
-    "ReviewComment",
-    "diff_sha256",
-    "extract_diff",
-    "looks_like_pr_fault",
-    "mark_status",
-    "parse_command",
-    "parse_marker",
-    "render",
-    "suggestion_for",
-    "verify_marker",
-]
 
 _CONTEXT_LEVELS = (CONTEXT_LINES, 4, 0)
 

@@ -1,0 +1,1 @@
+"""The PR comment: rendering, its hidden marker, `/repopilot` commands, Markdown."""

@@ -1,0 +1,1 @@
+"""The deterministic engine: the pattern library, scanning, arbitration, evaluation."""

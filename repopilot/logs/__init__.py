@@ -1,0 +1,1 @@
+"""Read every input format into jobs -> steps -> lines, and normalise the text."""

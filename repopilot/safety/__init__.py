@@ -1,0 +1,1 @@
+"""Redaction of secrets, injection hygiene, invisible and deceptive characters."""
