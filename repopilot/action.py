@@ -62,9 +62,10 @@ def pipeline_triage(inp: runner.Inputs) -> Triage:
         raise runner.ConfigError(f"input llm: {exc}") from exc
     classifier = pipeline.load_classifier(inp.patterns)
     repo = Path(inp.repo_path or ".")
+    how = pipeline.Escalation(llm, mode=inp.escalate)
 
     def triage(path: str) -> list[TriageResult]:
-        return pipeline.triage(path, repo, llm=llm, escalate=inp.escalate, classifier=classifier)
+        return pipeline.triage(path, repo, how, classifier=classifier)
 
     return triage
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from repopilot.agent.limits import Limits
@@ -27,11 +27,16 @@ from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow, build_windo
 from repopilot.llm.base import LLM
 from repopilot.logs.reader import JobLog, LogLine, iter_lines, open_logs
 from repopilot.proposal.validate import validator_for
-from repopilot.records import CATEGORIES, INFRA_CATEGORIES, TriageResult, Verdict
+from repopilot.records import (
+    CATEGORIES,
+    ESCALATE_MODES,
+    INFRA_CATEGORIES,
+    EscalateMode,
+    TriageResult,
+    Verdict,
+)
 from repopilot.safety.redact import clean_for_model
 from repopilot.trace import TraceWriter
-
-ESCALATE_MODES: tuple[str, ...] = ("auto", "fixable")
 
 # Lines read around the failing step for the evidence window: enough for the scoring to see the
 # step whole and what led into it, without holding a multi-gigabyte log in memory (at most
@@ -82,7 +87,7 @@ def evidence_window(cj: ClassifiedJob, budget: int = DEFAULT_BUDGET) -> ContextW
     return build_window(window_lines(cj), cj.verdict, budget=budget, source=cj.job.source)
 
 
-def should_escalate(verdict: Verdict, escalate: str = "auto") -> bool:
+def should_escalate(verdict: Verdict, escalate: EscalateMode = "auto") -> bool:
     """Whether this verdict may go to the LLM (module docstring); never for infra failures."""
     if verdict.category in ("no_failure",) or verdict.category in INFRA_CATEGORIES:
         return False
@@ -132,36 +137,55 @@ def _merge(verdict: Verdict, outcome: AgentOutcome) -> TriageResult:
 
 
 @dataclass(frozen=True, slots=True)
-class _Escalation:
-    """What escalating one job needs; the same for every job of a triage call."""
+class Escalation:
+    """When and how a job goes to the model; the same for every job of a triage call.
+
+    `llm` None: nothing is escalated (the trace says `no-llm-configured`). `validator(repo)`
+    returns the diff check the agent's proposals must pass (SECURITY.md §5 and `git apply
+    --check` against the checkout); with None a proposed diff is rejected, never offered.
+    `base_ref` is the PR base for the `git_diff` tool (None: unknown).
+    """
+
+    llm: LLM | None = None
+    mode: EscalateMode = "auto"
+    limits: Limits = field(default_factory=Limits)
+    budget: int = DEFAULT_BUDGET
+    base_ref: str | None = None
+    validator: Callable[[Path], Validator] | None = validator_for
+
+    def __post_init__(self) -> None:
+        if self.mode not in ESCALATE_MODES:
+            modes = ", ".join(ESCALATE_MODES)
+            raise ValueError(f"escalate={self.mode!r}: expected one of {modes}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """One triage call: where the tools read, how to escalate, where traces go."""
 
     repo: Path
-    llm: LLM | None
-    escalate: str
+    how: Escalation
     trace_dir: str | Path | None
-    budget: int
-    limits: Limits
-    base_ref: str | None
-    validator: Callable[[Path], Validator] | None
 
-    def run(self, cj: ClassifiedJob) -> TriageResult:
-        if not should_escalate(cj.verdict, self.escalate):
+    def job(self, cj: ClassifiedJob) -> TriageResult:
+        how = self.how
+        if not should_escalate(cj.verdict, how.mode):
             why = "no-failure" if not cj.verdict.failed else "decided-by-pattern"
             if cj.verdict.category in INFRA_CATEGORIES or cj.verdict.kind == "infra":
                 why = "infra-not-escalated"
             return _decided(cj, _new_trace(cj, f"triage {cj.job.source}", self.trace_dir), why)
-        if self.llm is None:
+        if how.llm is None:
             trace = _new_trace(cj, f"triage {cj.job.source}", self.trace_dir)
             return _decided(cj, trace, "no-llm-configured")
-        window = evidence_window(cj, self.budget)
-        goal = render_goal(cj.verdict, window.text, base_known=self.base_ref is not None)
+        window = evidence_window(cj, how.budget)
+        goal = render_goal(cj.verdict, window.text, base_known=how.base_ref is not None)
         trace = _new_trace(cj, goal, self.trace_dir)
         trace.add("decision", result=_window_record(window))
         agent = Agent(
-            self.llm,
-            Toolbox(str(self.repo), base_ref=self.base_ref, log=_log_source(cj.job)),
-            validate=self.validator(self.repo) if self.validator else None,
-            limits=self.limits,
+            how.llm,
+            Toolbox(str(self.repo), base_ref=how.base_ref, log=_log_source(cj.job)),
+            validate=how.validator(self.repo) if how.validator else None,
+            limits=how.limits,
             trace=trace,
         )
         return _merge(cj.verdict, agent.run(goal))
@@ -169,33 +193,20 @@ class _Escalation:
 
 def triage(
     path: str,
-    repo: Path,
+    repo: str | Path,
+    escalation: Escalation | None = None,
     *,
-    llm: LLM | None,
-    escalate: str = "auto",
-    patterns_dir: str | Path | None = None,
-    trace_dir: str | Path | None = None,
-    budget: int = DEFAULT_BUDGET,
-    limits: Limits | None = None,
-    base_ref: str | None = None,
     classifier: Classifier | None = None,
-    validator: Callable[[Path], Validator] | None = validator_for,
+    trace_dir: str | Path | None = None,
 ) -> list[TriageResult]:
-    """Classify each job in `path`; escalate the allowed ones to the agent when `llm` is given.
+    """Classify each job in `path`; escalate the allowed ones as `escalation` says (default: none).
 
-    `validator(repo)` returns the diff check the agent's proposals must pass (SECURITY.md §5 and
-    `git apply --check` against `repo`); with None a proposed diff is rejected, never offered.
-    `base_ref` is the PR base for the `git_diff` tool (None: unknown). Traces go to `trace_dir`
-    (default $REPOPILOT_TRACE_DIR, else `.runs`). Raises LogError / PatternError for unusable
-    input; LLM faults never raise (the deterministic verdict stands).
+    `classifier` defaults to the bundled pattern library. Traces go to `trace_dir` (default
+    $REPOPILOT_TRACE_DIR, else `.runs`). Raises LogError for unusable input; LLM faults never
+    raise (the deterministic verdict stands).
     """
-    if escalate not in ESCALATE_MODES:
-        raise ValueError(f"escalate={escalate!r}: expected one of {', '.join(ESCALATE_MODES)}")
-    classifier = classifier or load_classifier(patterns_dir)
-    how = _Escalation(
-        Path(repo), llm, escalate, trace_dir, budget, limits or Limits(), base_ref, validator
-    )
-    return [how.run(cj) for cj in classified_jobs(path, classifier)]
+    run = _Run(Path(repo), escalation or Escalation(), trace_dir)
+    return [run.job(cj) for cj in classified_jobs(path, classifier or load_classifier())]
 
 
 def _window_record(window: ContextWindow) -> dict:

@@ -33,6 +33,9 @@ VERDICT_CATEGORIES: tuple[str, ...] = CATEGORIES + ("unknown", "no_failure")
 VerdictCategory = Category | Literal["unknown", "no_failure"]
 Kind = Literal["code", "infra", "flaky"]
 DecidedBy = Literal["pattern", "llm", "none"]
+EscalateMode = Literal["auto", "fixable"]
+"""Which verdicts may go to the LLM (DESIGN.md Contract 4): auto = unknown/ambiguous only."""
+ESCALATE_MODES: tuple[str, ...] = get_args(EscalateMode)
 
 # Infra-like categories never escalate to the LLM and never get a diff (DESIGN.md Contract 4).
 INFRA_CATEGORIES: frozenset[str] = frozenset(

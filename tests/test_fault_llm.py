@@ -100,9 +100,8 @@ def run_in_process(tmp: Path, gh, facts, llm_client, repo: Path):
     classifier = pipeline.load_classifier(library(tmp))
 
     def triage(path: str):
-        return pipeline.triage(
-            path, repo, llm=llm_client, classifier=classifier, validator=validator_for
-        )
+        how = pipeline.Escalation(llm_client, validator=validator_for)
+        return pipeline.triage(path, repo, how, classifier=classifier)
 
     code = action.main(env, triage)
     return code, parse_outputs(out.read_text()), summary.read_text()

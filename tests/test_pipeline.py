@@ -19,6 +19,7 @@ from repopilot.llm.base import ChatResponse, LLMError, ToolCall
 from repopilot.llm.scripted import ScriptedLLM
 from repopilot.pipeline import (
     MAX_WINDOW_SOURCE,
+    Escalation,
     classified_jobs,
     evidence_window,
     load_classifier,
@@ -48,9 +49,13 @@ def env(tmp_path: Path):
     return {"patterns": PATTERNS, "repo": repo, "traces": tmp_path / "runs", "tmp": tmp_path}
 
 
-def run(env, log: str, llm, **kw):
+def run(env, log: str, llm, escalate="auto"):
     return triage(
-        log, env["repo"], llm=llm, patterns_dir=env["patterns"], trace_dir=env["traces"], **kw
+        log,
+        env["repo"],
+        Escalation(llm, mode=escalate),
+        classifier=load_classifier(env["patterns"]),
+        trace_dir=env["traces"],
     )
 
 

@@ -16,7 +16,13 @@ import pytest
 from repopilot.evidence.window import DEFAULT_BUDGET, estimate_tokens
 from repopilot.llm.base import ChatResponse
 from repopilot.llm.scripted import ScriptedLLM
-from repopilot.pipeline import classified_jobs, load_classifier, should_escalate, triage
+from repopilot.pipeline import (
+    Escalation,
+    classified_jobs,
+    load_classifier,
+    should_escalate,
+    triage,
+)
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no shared corpus at {CORPUS}")
@@ -42,7 +48,9 @@ def test_patterns_decide_without_llm_calls_and_first_prompts_stay_small(tmp_path
         verdicts = [cj.verdict for cj in classified_jobs(str(log), classifier)]
         expect = [should_escalate(v, "auto") for v in verdicts]
         llm = ScriptedLLM([ChatResponse(text=ANSWER)] * 2)
-        results = triage(str(log), tmp_path, llm=llm, classifier=classifier, trace_dir=tmp_path)
+        results = triage(
+            str(log), tmp_path, Escalation(llm), classifier=classifier, trace_dir=tmp_path
+        )
         assert [r.escalated for r in results] == expect, log
         if not any(expect):
             assert llm.calls == [], f"{log}: LLM asked for a pattern-decided failure"

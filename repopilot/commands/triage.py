@@ -15,8 +15,8 @@ from repopilot.agent.limits import Limits
 from repopilot.cli import UsageError
 from repopilot.llm.factory import make_llm
 from repopilot.logs.reader import LogError
-from repopilot.pipeline import ESCALATE_MODES, load_classifier, triage
-from repopilot.records import TriageResult
+from repopilot.pipeline import Escalation, load_classifier, triage
+from repopilot.records import ESCALATE_MODES, TriageResult
 from repopilot.trace import TraceError
 from repopilot.trace import load as load_trace
 from repopilot.trace import summary as trace_summary
@@ -53,17 +53,11 @@ def _setup(args):
 
 def run(args) -> int:
     repo, llm, limits, classifier = _setup(args)
+    how = Escalation(llm, mode=args.escalate, limits=limits)
     results: list[TriageResult] = []
     for path in args.paths:
         try:
-            results += triage(
-                path,
-                repo,
-                llm=llm,
-                escalate=args.escalate,
-                classifier=classifier,
-                limits=limits,
-            )
+            results += triage(path, repo, how, classifier=classifier)
         except LogError as exc:
             raise UsageError(str(exc)) from None
     if args.format == "json":
