@@ -37,6 +37,10 @@ EscalateMode = Literal["auto", "fixable"]
 """Which verdicts may go to the LLM (DESIGN.md Contract 4): auto = unknown/ambiguous only."""
 ESCALATE_MODES: tuple[str, ...] = get_args(EscalateMode)
 
+Origin = Literal["this_pr", "base_branch", "flaky", "infra", "undetermined"]
+"""Whether a failed job's failure is the PR's own (issue 14; decided in repopilot/origin.py)."""
+ORIGINS: tuple[str, ...] = get_args(Origin)
+
 # Infra-like categories never escalate to the LLM and never get a diff (DESIGN.md Contract 4).
 INFRA_CATEGORIES: frozenset[str] = frozenset(
     {"network", "timeout_cancelled", "runner_infra", "oom_disk", "permission_secret"}
@@ -120,6 +124,20 @@ class Rejection(Record):
     detail: str
 
 
+class OriginVerdict(Record):
+    """A failed job's origin and what it was decided from (one line), with the base-branch run
+    it points at and the run to re-run, when there are ones."""
+
+    origin: Origin
+    reason: str
+    signature: str | None = None
+    base_branch: str | None = None
+    base_run_number: int | None = None
+    base_run_url: str | None = None
+    rerun_url: str | None = None
+    requests: int = 0  # extra GitHub API requests the lookups for this run had made by then
+
+
 class TriageResult(Record):
     """A verdict plus what escalation added (Contract 4 RESULT)."""
 
@@ -129,9 +147,12 @@ class TriageResult(Record):
     proposal: Proposal | None = None
     rejected: tuple[Rejection, ...] = ()
     trace: str | None = None
+    origin: OriginVerdict | None = None
 
     def contract(self) -> dict[str, Any]:
         out = self.verdict.contract()
+        if self.origin is not None:  # only where it was decided (Action, `triage --base-log`)
+            out.update(origin=self.origin.origin, origin_detail=self.origin.model_dump())
         out.update(
             diagnosis=self.diagnosis,
             escalated=self.escalated,
