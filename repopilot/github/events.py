@@ -36,6 +36,7 @@ class RepoRef(_Loose):
     name: str | None = None
     url: str | None = None
     owner: Account | None = None
+    default_branch: str | None = None  # the base branch for runs with no PR (issue 14)
 
 
 class BranchRef(_Loose):
@@ -64,6 +65,7 @@ class WorkflowRun(_Loose):
     head_sha: str
     head_branch: str | None = None
     path: str = ""
+    workflow_id: int | None = None  # the base branch's runs of the same workflow (issue 14)
     html_url: str | None = None
     head_repository: RepoRef | None = None
     pull_requests: list[PullStub] = Field(default_factory=list)
