@@ -7,7 +7,6 @@ ignored, a confidence outside 0..1 too: the model's word never widens what the c
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -16,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from repopilot.agent.schema import ProposeFix
 from repopilot.llm.base import ChatResponse, TokenUsage, ToolCall
 from repopilot.records import CATEGORIES, Proposal, Rejection
+from repopilot.safety.jsonbound import json_limit, loads_bounded
 from repopilot.safety.redact import clean_for_model
 
 MAX_DIAGNOSIS = 4000
@@ -48,7 +48,10 @@ def _confidence(value: Any) -> float | None:
 
 
 def json_object(text: str) -> dict[str, Any] | None:
-    """The JSON object in a reply: the whole text, a fenced block, or the outermost braces."""
+    """The JSON object in a reply: the whole text, a fenced block, or the outermost braces.
+
+    Each candidate is bounded in size and depth before it is parsed (`loads_bounded`): 1,500 `[`
+    from a model must read as prose, not raise RecursionError out of `json`."""
     fenced = re.search(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.S)
     candidates = [text.strip()] + ([fenced.group(1)] if fenced else [])
     first, last = text.find("{"), text.rfind("}")
@@ -56,8 +59,8 @@ def json_object(text: str) -> dict[str, Any] | None:
         candidates.append(text[first : last + 1])
     for candidate in candidates:
         try:
-            value = json.loads(candidate)
-        except ValueError:
+            value = loads_bounded(candidate)
+        except (ValueError, RecursionError):  # JSONBoundError is a ValueError
             continue
         if isinstance(value, dict):
             return value
@@ -71,6 +74,10 @@ def parse_final(text: str) -> Answer:
         raise FormatError("empty reply: call a tool, or answer with the JSON object")
     obj = json_object(text)
     if obj is None:
+        if text[:1] in "[{" and (why := json_limit(text)) is not None:
+            # not prose and not a usable object: a format error, so a model that keeps sending
+            # such replies ends in the deterministic verdict (the loop's format-error limit)
+            raise FormatError(f"the reply is not a usable JSON answer: {why}")
         return Answer(diagnosis=_clean(text))
     diagnosis = obj.get("diagnosis")
     if not isinstance(diagnosis, str) or not diagnosis.strip():

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from repopilot.llm.base import ToolSpec
 from repopilot.records import CATEGORIES
+from repopilot.safety.jsonbound import MAX_JSON_DEPTH, depth_of
 
 
 class ToolError(Exception):
@@ -119,6 +120,11 @@ def _plain(prop: dict[str, Any]) -> dict[str, Any]:
 def parse_arguments(name: str, arguments: dict[str, Any]) -> _Args:
     """Validated arguments of tool `name`; ToolError naming unknown, missing or bad fields."""
     model = ARGUMENTS[name]
+    # An adapter may hand over a value its SDK parsed: bound it before pydantic walks it.
+    if depth_of(arguments) > MAX_JSON_DEPTH:
+        raise ToolError(
+            f"{name}: arguments are nested too deeply (more than {MAX_JSON_DEPTH} levels)"
+        )
     try:
         return model.model_validate(arguments)
     except ValidationError as exc:

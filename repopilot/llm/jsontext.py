@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from repopilot.llm.base import Message, ToolCall, ToolSpec
+from repopilot.safety.jsonbound import json_limit
 
 FINAL_ACTION = "final_answer"
 MAX_REPLY_CHARS = 200_000  # a longer reply is cut before scanning
@@ -158,6 +159,8 @@ def _matching_brace(text: str, start: int) -> int | None:
 
 def _load(candidate: str) -> tuple[Any, str]:
     """Parse strictly first, then with repairs. Returns (value, repairs) or (None, error)."""
+    if (too_big := json_limit(candidate)) is not None:  # bounded before parsing (SECURITY.md §17)
+        return None, too_big
     try:
         return json.loads(candidate, strict=False), ""
     except json.JSONDecodeError as exc:

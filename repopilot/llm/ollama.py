@@ -24,6 +24,7 @@ from repopilot.llm.base import (
     response,
 )
 from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, display_url, http_failure
+from repopilot.safety.jsonbound import MAX_JSON_DEPTH, depth_of, json_limit
 
 INSTALL_HINT = "the ollama provider needs the ollama package: pip install 'repopilot[ollama]'"
 DEFAULT_NUM_CTX = 16384
@@ -109,6 +110,10 @@ class OllamaChat:
 
     def _remember_headers(self, response: Any) -> None:
         self._last_headers = dict(response.headers)
+        # The SDK parses the body itself: bound its nesting first (SECURITY.md §17); the
+        # ValueError becomes a "bad-response" LLMError in `attempt`.
+        if too_big := json_limit(response.read().decode("utf-8", "replace"), 48, 2**23):
+            raise ValueError(f"response body refused: {too_big}")
 
     def _classify(self, exc: Exception) -> Failure | None:
         where = f"{display_url(self.host)} ({self.model})"
@@ -160,6 +165,9 @@ def _tool_call(raw: Any, call_id: str) -> ToolCall:
     arguments = getattr(function, "arguments", None)
     if arguments is None:
         return ToolCall(id=call_id, name=name)
+    if depth_of(arguments) > MAX_JSON_DEPTH:
+        error = f"arguments are nested too deeply (more than {MAX_JSON_DEPTH} levels)"
+        return ToolCall(id=call_id, name=name, raw_arguments="(too deep)", arguments_error=error)
     try:
         # The SDK hands us a Mapping; round-trip through JSON so the record holds plain data.
         return ToolCall(id=call_id, name=name, arguments=json.loads(json.dumps(dict(arguments))))

@@ -23,6 +23,7 @@ from repopilot.llm.base import (
     response,
 )
 from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, display_url, http_failure
+from repopilot.safety.jsonbound import json_limit
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 INSTALL_HINT = "the openai provider needs the openai package: pip install 'repopilot[openai]'"
@@ -206,6 +207,8 @@ def parse_arguments(text: Any) -> tuple[dict[str, Any], str | None]:
         return text, None  # a lenient server sent an object
     if not isinstance(text, str):
         return {}, f"arguments must be JSON text, got {type(text).__name__}"
+    if (too_big := json_limit(text)) is not None:  # bounded before parsing (SECURITY.md §17)
+        return {}, f"arguments refused: {too_big}"
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
