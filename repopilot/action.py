@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repopilot.engine.library import PatternError
+from repopilot.errors import PatternError
 from repopilot.github import runner
 from repopilot.github.approval import ApprovalConfig, decide, post_reply
 from repopilot.github.client import ClientConfig, bot_login, describe_api_error, make_client

@@ -13,6 +13,7 @@ import importlib
 import sys
 
 from repopilot import __version__
+from repopilot.errors import InputError
 
 COMMANDS = {
     "classify": "Classify failed CI logs with the pattern library (offline, no token, no LLM).",
@@ -23,10 +24,6 @@ COMMANDS = {
     "trace": "Show or replay a run trace.",
     "action": "The GitHub Action entrypoint (reads INPUT_* and GITHUB_* from the environment).",
 }
-
-
-class UsageError(Exception):
-    """A user-caused error: printed as `repopilot: <message>` with exit status 2."""
 
 
 def _load(name: str):
@@ -65,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args._run(args) or 0)
-    except UsageError as exc:
+    except InputError as exc:  # UsageError and every other one-line input error
         print(f"repopilot: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

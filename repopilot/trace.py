@@ -19,15 +19,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from repopilot.errors import TraceError
 from repopilot.records import AgentStep, RunTrace, StepType
 from repopilot.safety.redact import clean_for_model
 
 TRACE_DIR_ENV = "REPOPILOT_TRACE_DIR"
 _RUN_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
-
-
-class TraceError(Exception):
-    """A trace file that cannot be read or is not a Contract 5 trace (one line: what and where)."""
 
 
 def utcnow() -> str:

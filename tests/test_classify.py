@@ -9,7 +9,8 @@ import time
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import PatternError, load_file, load_library
+from repopilot.engine.library import load_file, load_library
+from repopilot.errors import PatternError
 from tests.engine_support import LOGS, PATTERNS, classify_json, cli
 
 CONTRACT_KEYS = {

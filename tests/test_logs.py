@@ -8,8 +8,9 @@ import zipfile
 
 import pytest
 
+from repopilot.errors import LogError
 from repopilot.logs.archive import ZipLimits
-from repopilot.logs.reader import LogError, iter_lines, open_logs
+from repopilot.logs.reader import iter_lines, open_logs
 from tests.engine_support import LOGS
 
 

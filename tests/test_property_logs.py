@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library import load_library
-from repopilot.logs.reader import LogError, iter_lines, open_logs
+from repopilot.errors import LogError
+from repopilot.logs.reader import iter_lines, open_logs
 from repopilot.logs.textnorm import display
 from tests.engine_support import PATTERNS
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from repopilot.cli import UsageError
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import PatternError, load_library
-from repopilot.logs.reader import LogError
+from repopilot.engine.library import load_library
+from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.records import Verdict
 
 NAME = "classify"

@@ -9,10 +9,8 @@ from __future__ import annotations
 import json
 import sys
 
-from repopilot.cli import UsageError
-from repopilot.engine.library import PatternError
+from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow
-from repopilot.logs.reader import LogError
 from repopilot.pipeline import classified_jobs, evidence_window, load_classifier
 
 NAME = "context"

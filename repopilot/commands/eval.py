@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from repopilot.engine.evaluate import (
-    EvalError,
     Outcome,
     Report,
     default_classifier,
     evaluate_gha,
     evaluate_logchunks,
 )
+from repopilot.errors import EvalError, PatternError, UsageError
 
 NAME = "eval"
 HELP = "Measure the classifier on labelled logs (gha corpus or LogChunks)."
@@ -64,9 +64,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from repopilot.cli import UsageError
-    from repopilot.engine.library import PatternError
-
     if not args.dir.is_dir():
         raise UsageError(f"{args.dir}: not a directory")
     try:

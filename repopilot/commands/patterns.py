@@ -16,7 +16,8 @@ from pathlib import Path
 
 import regex
 
-from repopilot.engine.library import Pattern, PatternError, check_examples, default_dir, load_file
+from repopilot.engine.library import Pattern, check_examples, default_dir, load_file
+from repopilot.errors import PatternError, UsageError
 
 NAME = "patterns"
 HELP = "Test or lint the YAML pattern library."
@@ -64,8 +65,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from repopilot.cli import UsageError
-
     root = args.patterns or default_dir()
     if not root.is_dir():
         raise UsageError(f"{root}: pattern directory not found")

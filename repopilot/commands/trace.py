@@ -13,9 +13,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from repopilot.cli import UsageError
+from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.records import AgentStep, RunTrace
-from repopilot.trace import TraceError, load, summary
+from repopilot.trace import load, summary
 
 NAME = "trace"
 HELP = "Show a run trace (.runs/<run_id>.json) as a timeline, or replay it and report divergence."
@@ -74,7 +74,7 @@ def _live(args: argparse.Namespace) -> dict[str, Any]:
         return {}
     from repopilot.agent.sandbox import SandboxError
     from repopilot.agent.tools import Toolbox
-    from repopilot.logs.reader import LogError, iter_lines, open_logs
+    from repopilot.logs.reader import iter_lines, open_logs
     from repopilot.proposal.validate import validator_for
 
     log = None

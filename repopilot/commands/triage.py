@@ -12,12 +12,10 @@ import sys
 from pathlib import Path
 
 from repopilot.agent.limits import Limits
-from repopilot.cli import UsageError
+from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.llm.factory import make_llm
-from repopilot.logs.reader import LogError
 from repopilot.pipeline import Escalation, load_classifier, triage
 from repopilot.records import ESCALATE_MODES, TriageResult
-from repopilot.trace import TraceError
 from repopilot.trace import load as load_trace
 from repopilot.trace import summary as trace_summary
 

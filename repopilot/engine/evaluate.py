@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from repopilot.errors import EvalError
 from repopilot.records import Verdict
 
 Classify = Callable[[Path], list[Verdict]]
@@ -22,10 +23,6 @@ GHA_COLUMNS = ("id", "ecosystem", "category", "key_line_no")
 CHUNK_COLUMNS = ("log", "chunk_start_line", "chunk_end_line")
 # ecosystem labels look like `java-maven(kotlin)`, `python-pytest (nox)`, `ts-jest`: group by family
 _FAMILY = {"ts": "node", "js": "node", "javascript": "node", "typescript": "node"}
-
-
-class EvalError(Exception):
-    """Unusable evaluation input: one line, `what and where`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,11 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from repopilot.engine.cache import LiteralCache
 from repopilot.engine.cache import key as cache_key
 from repopilot.engine.prefilter import required_literals, usable
+from repopilot.errors import PatternError
 from repopilot.records import CATEGORIES, INFRA_CATEGORIES
-
-
-class PatternError(Exception):
-    """A pattern file cannot be used: the message is one line, `file:line: reason`."""
 
 
 class _Strict(BaseModel):

@@ -14,6 +14,7 @@ from github.IssueComment import IssueComment
 from github.Repository import Repository
 
 from repopilot.comment.marker import parse_marker
+from repopilot.errors import LogError
 from repopilot.github.events import RunEvent
 from repopilot.github.prs import PullRef, find_pull, upsert_comment
 from repopilot.github.result import JobResult, RunResult
@@ -27,7 +28,6 @@ from repopilot.github.runs import (
     fresh_workdir,
 )
 from repopilot.github.suggest import post_suggestions
-from repopilot.logs.reader import LogError
 from repopilot.records import Proposal, TriageResult, Verdict
 
 Triage = Callable[[str], list[TriageResult]]

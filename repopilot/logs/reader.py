@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
+from repopilot.errors import LogError
 from repopilot.logs.archive import ZipLimits, zip_jobs
 from repopilot.logs.textnorm import MAX_LINE, display
 
@@ -33,10 +34,6 @@ CHUNK = 1 << 20
 _GHA_TS = re.compile(rb"^\xef?\xbb?\xbf?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
 _GHCLI = re.compile(rb"^\xef?\xbb?\xbf?([^\t\n]*)\t([^\t\n]*)\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 _STEP_RUN = b"##[group]Run "
-
-
-class LogError(Exception):
-    """Unusable input: the message is one line (what and where)."""
 
 
 @dataclass(frozen=True, slots=True)
