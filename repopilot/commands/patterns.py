@@ -19,9 +19,6 @@ import regex
 from repopilot.engine.library import Pattern, check_examples, default_dir, load_file
 from repopilot.errors import PatternError, UsageError
 
-NAME = "patterns"
-HELP = "Test or lint the YAML pattern library."
-
 SLOW_MS = 5.0  # a regex over one 8 KiB line should take well under a millisecond
 _TIMEOUT = 0.25  # seconds; a regex still running by then is reported as pathological
 _N = 8192
@@ -119,6 +116,14 @@ def load_all(files: list[Path]) -> tuple[list[Pattern], list[Problem]]:
 def lint(patterns: list[Pattern], slow_ms: float) -> list[Problem]:
     out: list[Problem] = []
     for p in patterns:
+        if not p.spec.source:
+            out.append(
+                Problem(
+                    p.source,
+                    f"{p.id}: no `source:` (the tool's documentation URL or `owner/repo:path` "
+                    "of its own tests that show the format)",
+                )
+            )
         if not p.literals and not getattr(p, "needle_re", None):
             out.append(
                 Problem(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,12 @@ from repopilot.engine.cache import key as cache_key
 from repopilot.engine.prefilter import required_literals, usable
 from repopilot.errors import PatternError
 from repopilot.records import CATEGORIES, INFRA_CATEGORIES
+
+# `source:` forms: a documentation URL, or a file in a public repository (`owner/repo:path`).
+SOURCE_RE = re.compile(
+    r"^(?:https?://[^\s/]+\.[^\s/]+(?:/\S*)?"
+    r"|[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*:[^\s:][^\s]*)$"
+)
 
 
 class _Strict(BaseModel):
@@ -61,7 +68,21 @@ class PatternSpec(_Strict):
     prefilter: list[str] | None = None
     prefilter_regex: str | None = None  # RE2 syntax, unanchored: for patterns with no fixed word
     case_insensitive: bool = False
+    # Where the format comes from: the tool's documentation URL or `owner/repo:path` of its own
+    # tests. Optional so ad-hoc libraries load; `repopilot patterns lint` reports it missing.
+    source: str | None = None
+    # A line that only reports that something else failed (Gradle's `Execution failed for task`,
+    # `npm ERR! Test failed`, `ELIFECYCLE`): it names the category when nothing specific matched,
+    # and any non-wrapper hit in the same scope outranks it whatever the priorities.
+    wrapper: bool = False
     examples: Examples
+
+    @field_validator("source")
+    @classmethod
+    def _source_form(cls, v: str | None) -> str | None:
+        if v is not None and not SOURCE_RE.match(v):
+            raise ValueError("source must be an http(s) URL or `owner/repo:path`")
+        return v
 
     @field_validator("regex")
     @classmethod
