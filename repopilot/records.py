@@ -29,7 +29,6 @@ Category = Literal[
 CATEGORIES: tuple[str, ...] = get_args(Category)
 """The closed taxonomy a pattern may assign (DESIGN.md)."""
 
-VERDICT_CATEGORIES: tuple[str, ...] = CATEGORIES + ("unknown", "no_failure")
 VerdictCategory = Category | Literal["unknown", "no_failure"]
 Kind = Literal["code", "infra", "flaky"]
 DecidedBy = Literal["pattern", "llm", "none"]
@@ -58,14 +57,6 @@ class Evidence(Record):
     text: str
 
 
-class Step(Record):
-    """A step of a job log, as delimited by `##[group]Run ...` or a step file of a run zip."""
-
-    name: str
-    start_line: int
-    end_line: int
-
-
 class Verdict(Record):
     """The classification of one job log (Contract 1 RESULT, plus what later stages need)."""
 
@@ -86,6 +77,8 @@ class Verdict(Record):
     job: str | None = None
     step_lines: tuple[int, int] | None = None  # first and last line of the failing step
     timeouts: tuple[str, ...] = ()  # pattern ids that hit the regex timeout on this log
+    # evidence[0] is a failing test's assertion/error message and evidence[1] the test's line
+    assertion_first: bool = False
 
     def contract(self) -> dict[str, Any]:
         """The exact Contract 1 RESULT object."""
@@ -99,6 +92,8 @@ class Verdict(Record):
             "hint": self.hint,
             "evidence": [{"line": e.line, "text": e.text} for e in self.evidence],
             "captures": dict(self.captures),
+            "job": self.job,
+            "step": self.step,
         }
 
     @property
