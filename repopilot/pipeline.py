@@ -26,12 +26,14 @@ from repopilot.engine.library import load_library
 from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow, build_window
 from repopilot.llm.base import LLM
 from repopilot.logs.reader import JobLog, LogLine, iter_lines, open_logs
+from repopilot.origin import ELSEWHERE, OriginHook
 from repopilot.proposal.validate import validator_for
 from repopilot.records import (
     CATEGORIES,
     ESCALATE_MODES,
     INFRA_CATEGORIES,
     EscalateMode,
+    OriginVerdict,
     TriageResult,
     Verdict,
 )
@@ -98,9 +100,13 @@ def should_escalate(verdict: Verdict, escalate: EscalateMode = "auto") -> bool:
     return escalate == "fixable" and verdict.kind == "code"
 
 
-def _new_trace(cj: ClassifiedJob, goal: str, trace_dir: str | Path | None) -> TraceWriter:
+def _new_trace(
+    cj: ClassifiedJob, goal: str, trace_dir: str | Path | None, origin: OriginVerdict | None = None
+) -> TraceWriter:
     trace = TraceWriter(goal, directory=None if trace_dir is None else str(trace_dir))
     trace.add("classify", arguments={"source": cj.job.source}, result=cj.verdict.contract())
+    if origin is not None:  # issue 14: decided before any LLM, signature included
+        trace.add("decision", result={"event": "origin", **origin.model_dump()})
     return trace
 
 
@@ -166,20 +172,30 @@ class _Run:
     repo: Path
     how: Escalation
     trace_dir: str | Path | None
+    origin: OriginHook | None = None
 
     def job(self, cj: ClassifiedJob) -> TriageResult:
+        found = self.origin(cj.verdict) if self.origin and cj.verdict.failed else None
+        result = self._job(cj, found)
+        return result if found is None else result.model_copy(update={"origin": found})
+
+    def _job(self, cj: ClassifiedJob, found: OriginVerdict | None) -> TriageResult:
         how = self.how
-        if not should_escalate(cj.verdict, how.mode):
+        elsewhere = found is not None and found.origin in ELSEWHERE and how.mode == "auto"
+        if elsewhere or not should_escalate(cj.verdict, how.mode):
             why = "no-failure" if not cj.verdict.failed else "decided-by-pattern"
             if cj.verdict.category in INFRA_CATEGORIES or cj.verdict.kind == "infra":
                 why = "infra-not-escalated"
-            return _decided(cj, _new_trace(cj, f"triage {cj.job.source}", self.trace_dir), why)
+            elif elsewhere and found is not None:
+                why = f"origin-{found.origin}".replace("_", "-")
+            trace = _new_trace(cj, f"triage {cj.job.source}", self.trace_dir, found)
+            return _decided(cj, trace, why)
         if how.llm is None:
-            trace = _new_trace(cj, f"triage {cj.job.source}", self.trace_dir)
+            trace = _new_trace(cj, f"triage {cj.job.source}", self.trace_dir, found)
             return _decided(cj, trace, "no-llm-configured")
         window = evidence_window(cj, how.budget)
         goal = render_goal(cj.verdict, window.text, base_known=how.base_ref is not None)
-        trace = _new_trace(cj, goal, self.trace_dir)
+        trace = _new_trace(cj, goal, self.trace_dir, found)
         trace.add("decision", result=_window_record(window))
         agent = Agent(
             how.llm,
@@ -198,14 +214,17 @@ def triage(
     *,
     classifier: Classifier | None = None,
     trace_dir: str | Path | None = None,
+    origin: OriginHook | None = None,
 ) -> list[TriageResult]:
     """Classify each job in `path`; escalate the allowed ones as `escalation` says (default: none).
 
     `classifier` defaults to the bundled pattern library. Traces go to `trace_dir` (default
     $REPOPILOT_TRACE_DIR, else `.runs`). Raises LogError for unusable input; LLM faults never
-    raise (the deterministic verdict stands).
+    raise (the deterministic verdict stands). `origin`, when given, decides each failed job's
+    origin from its deterministic verdict first; `base_branch` and `flaky` jobs then go to the
+    LLM only with escalate=fixable (issue 14).
     """
-    run = _Run(Path(repo), escalation or Escalation(), trace_dir)
+    run = _Run(Path(repo), escalation or Escalation(), trace_dir, origin)
     return [run.job(cj) for cj in classified_jobs(path, classifier or load_classifier())]
 
 
