@@ -75,6 +75,10 @@ class PatternSpec(_Strict):
     # `npm ERR! Test failed`, `ELIFECYCLE`): it names the category when nothing specific matched,
     # and any non-wrapper hit in the same scope outranks it whatever the priorities.
     wrapper: bool = False
+    # The line says why a test failed (pytest's `E   assert ...`, jest's `expect(received)...`, a
+    # Go `x_test.go:N:` message, a JUnit exception): ranked just below the runner's test-name line,
+    # so the engine can put it in evidence[0] with the test line after it.
+    reason: bool = False
     examples: Examples
 
     @field_validator("source")
