@@ -3,6 +3,11 @@
 Files are read at the PR head through git trees and blobs (which also give each file's mode),
 the diff is applied in Python (`repopilot.proposal.apply_to_files`), then blobs -> tree (based on
 the head's tree) -> commit whose only parent is the head SHA -> `PATCH git/refs` with force=false.
+
+The commit is always made in the repository that holds the PR's head branch: the base repository
+for a same-repository PR, the fork itself for a fork PR that allows maintainer edits. A fork's tree
+is never written into the base repository (SECURITY.md §15): a branch there holding fork code
+would run that code's `on: push` workflows with the base repository's secrets.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import base64
 import urllib.parse
 from dataclasses import dataclass
+from enum import StrEnum
 
 from github import GithubException, InputGitTreeElement
 from github.Repository import Repository
@@ -28,14 +34,21 @@ class ApplyRefused(Exception):
     """The diff cannot be applied at the head (one line: what and where)."""
 
 
+class Via(StrEnum):
+    """How an approved fix reached the PR."""
+
+    PUSH = "push"  # one commit on the head branch of a same-repository PR
+    FORK_PUSH = "fork-push"  # one commit on the fork's head branch (maintainer edits allowed)
+    PATCH = "patch"  # nothing committed: the diff was handed to the author as a patch
+
+
 @dataclass(frozen=True)
 class Applied:
-    """Where the commit went: onto the PR branch, a PR against a fork, or only a base branch."""
+    """What happened to an approved fix: the commit made (None for a patch) and how."""
 
-    commit_sha: str
-    via: str  # "push" | "pull-request" | "branch"
-    url: str | None = None
-    branch: str | None = None
+    commit_sha: str | None
+    via: Via
+    suggested: bool = False  # PATCH only: also posted as a suggestion review
 
 
 class TreeReader:
@@ -80,19 +93,30 @@ def _once(write, max_wait: float):
     return guarded_write(write, lambda: None, max_wait=max_wait)
 
 
-def build_commit(
-    repo: Repository, head_sha: str, diff: str, proposal_id: str, max_wait: float = 60.0
-) -> str:
-    """Create (but do not publish) the commit: parent = head_sha, tree = head + diff."""
+def _changes(
+    repo: Repository, head_sha: str, diff: str
+) -> tuple[TreeReader, dict[str, str | None]]:
     from repopilot.proposal.apply import apply_to_files
 
     reader = TreeReader(repo, head_sha)
     try:
-        changes = apply_to_files(diff, reader.read)
+        return reader, apply_to_files(diff, reader.read)
     except ApplyRefused:
         raise
     except Exception as exc:  # the proposal module's own error types: a refusal, not a crash
         raise ApplyRefused(f"the diff does not apply at {head_sha[:12]}: {exc}") from exc
+
+
+def check_applies(repo: Repository, head_sha: str, diff: str) -> None:
+    """ApplyRefused unless `diff` applies at `head_sha` (reads only; nothing is written)."""
+    _changes(repo, head_sha, diff)
+
+
+def build_commit(
+    repo: Repository, head_sha: str, diff: str, proposal_id: str, max_wait: float = 60.0
+) -> str:
+    """Create (but do not publish) the commit: parent = head_sha, tree = head + diff."""
+    reader, changes = _changes(repo, head_sha, diff)
     elements = []
     for path, text in sorted(changes.items()):
         mode = reader.modes.get(path, "100644")
@@ -131,34 +155,10 @@ def fast_forward(repo: Repository, branch: str, commit_sha: str) -> None:
             raise HeadMoved(branch) from exc
 
 
-def open_fork_pull(
-    repo: Repository,
-    fork: Repository,
-    fork_branch: str,
-    commit_sha: str,
-    proposal_id: str,
-    base_owner: str,
-    max_wait: float = 60.0,
-) -> Applied:
-    """The head branch lives in a fork this token cannot push to: put the commit on
-    `repopilot/<id>` in the base repository and try to open a PR from it against the fork's branch.
-    When the fork refuses the PR, the branch alone is the result and the reply explains it."""
-    branch = f"repopilot/{proposal_id}"
-    try:
-        _once(lambda: repo.create_git_ref(f"refs/heads/{branch}", commit_sha), max_wait)
-    except GithubException as exc:
-        if exc.status != 422:  # 422: the branch exists (a replay); the caller checked the status
-            raise
-    try:
-        pr = _once(
-            lambda: fork.create_pull(
-                base=fork_branch,
-                head=f"{base_owner}:{branch}",
-                title=f"RepoPilot: apply proposal {proposal_id}",
-                body=f"The fix approved as `{proposal_id}`; merging it updates the pull request.",
-            ),
-            max_wait,
-        )
-    except GithubException:
-        return Applied(commit_sha, "branch", None, branch)
-    return Applied(commit_sha, "pull-request", pr.html_url, branch)
+def commit_to_branch(
+    repo: Repository, branch: str, head_sha: str, diff: str, proposal_id: str, max_wait: float
+) -> str:
+    """One commit on `branch` of `repo` (the repository that holds it), parent `head_sha`."""
+    sha = build_commit(repo, head_sha, diff, proposal_id, max_wait)
+    fast_forward(repo, branch, sha)
+    return sha

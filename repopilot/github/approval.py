@@ -15,19 +15,21 @@ from github import Github, GithubException
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from repopilot.comment.markdown import code_span
+from repopilot.comment.markdown import code_span, fence
 from repopilot.comment.marker import extract_diff, parse_marker, verify_marker
 from repopilot.comment.status import mark_status
 from repopilot.github.apply import (
     Applied,
     ApplyRefused,
     HeadMoved,
-    build_commit,
-    fast_forward,
-    open_fork_pull,
+    Via,
+    check_applies,
+    commit_to_branch,
 )
 from repopilot.github.events import CommentEvent, parse_command
-from repopilot.github.prs import bot_comments, pull_ref, reply
+from repopilot.github.prs import PullRef, bot_comments, pull_ref, reply
+from repopilot.github.suggest import post_suggestions
+from repopilot.records import Proposal
 
 DEFAULT_APPROVERS = frozenset({"admin", "maintain", "write"})
 
@@ -44,7 +46,9 @@ class ApprovalConfig:
 @dataclass(frozen=True)
 class Decision:
     """What happened to a command: `ignored` (no reply), `refused`, `applied`, `rejected`,
-    `already-applied`, `already-rejected`, `would-apply` (dry run). `message` is the reply text, if any."""
+    `already-applied`, `already-rejected`, `would-apply` (dry run), `handed-back` (a fork PR without
+    maintainer edits: the diff was posted as a patch, nothing committed). `message` is the reply
+    text, if any."""
 
     outcome: str
     proposal_id: str | None = None
@@ -103,11 +107,11 @@ def _run(
         )
     if cfg.dry_run:
         return Decision("would-apply", pid, f"Dry run: proposal `{pid}` passed every check.")
-    applied = _apply(gh, repo, pr, diff, pid, cfg.max_wait)
+    applied = _apply(gh, repo, pr, diff, pid, cfg)
+    if applied.commit_sha is None:  # handed back as a patch: the proposal stays open
+        return Decision("handed-back", pid, _handback_text(pid, pr, diff, applied.suggested))
     _mark(repo, number, comment, pid, f"applied {applied.commit_sha}")
-    return Decision(
-        "applied", pid, _applied_text(pid, applied, pr.head_repo), applied.commit_sha, applied.url
-    )
+    return Decision("applied", pid, _applied_text(pid, applied, pr), applied.commit_sha)
 
 
 def _mark(repo: Repository, number: int, comment: IssueComment, pid: str, status: str) -> None:
@@ -167,12 +171,25 @@ def _verified_diff(body: str, marker, prop, pid: str, cfg: ApprovalConfig) -> st
     return diff
 
 
-def _apply(gh: Github, repo: Repository, pr, diff: str, pid: str, max_wait: float) -> Applied:
+def _apply(gh: Github, repo: Repository, pr: PullRef, diff: str, pid: str, cfg) -> Applied:
+    """Commit where the head branch lives, never a fork's tree into the base repository
+    (SECURITY.md §15): the PR's own repository, the fork when it allows maintainer edits, else
+    a patch (and suggestions) for the author."""
     try:
-        sha = build_commit(repo, pr.head_sha, diff, pid, max_wait)
         if pr.head_repo == pr.base_repo:
-            fast_forward(repo, pr.head_ref, sha)
-            return Applied(sha, "push")
+            sha = commit_to_branch(repo, pr.head_ref, pr.head_sha, diff, pid, cfg.max_wait)
+            return Applied(sha, Via.PUSH)
+        if not pr.head_repo:
+            raise Refusal("the head repository of this pull request no longer exists")
+        if pr.maintainer_can_modify:
+            fork = gh.get_repo(pr.head_repo)  # lazy client: no request
+            try:
+                sha = commit_to_branch(fork, pr.head_ref, pr.head_sha, diff, pid, cfg.max_wait)
+                return Applied(sha, Via.FORK_PUSH)
+            except GithubException as exc:
+                if exc.status not in (401, 403, 404):  # this token may not write to the fork
+                    raise
+        check_applies(repo, pr.head_sha, diff)  # a patch is handed back only if it applies
     except ApplyRefused as why:
         raise Refusal(str(why)) from why
     except HeadMoved as moved:
@@ -180,27 +197,40 @@ def _apply(gh: Github, repo: Repository, pr, diff: str, pid: str, max_wait: floa
             f"the branch {code_span(pr.head_ref)} moved while the commit was being made; "
             "nothing was pushed"
         ) from moved
-    if not pr.head_repo:
-        raise Refusal("the head repository of this pull request no longer exists")
-    fork = gh.get_repo(pr.head_repo)  # lazy client: no request
-    owner = pr.base_repo.split("/")[0]
-    return open_fork_pull(repo, fork, pr.head_ref, sha, pid, owner, max_wait)
+    sha256 = hashlib.sha256(diff.encode("utf-8")).hexdigest()
+    proposal = Proposal(id=pid, diff=diff, sha256=sha256, files=())
+    suggested = post_suggestions(repo, pr, pr.head_sha, [proposal], cfg.bot, cfg.max_wait)
+    return Applied(None, Via.PATCH, suggested=bool(suggested))
 
 
-def _applied_text(pid: str, applied: Applied, head_repo: str) -> str:
-    if applied.via == "push":
-        return f"Applied proposal `{pid}` as {applied.commit_sha}."
-    if applied.via == "pull-request":
+def _applied_text(pid: str, applied: Applied, pr: PullRef) -> str:
+    if applied.via == Via.FORK_PUSH:
         return (
-            f"The head branch is in the fork {code_span(head_repo)}, which this token cannot push "
-            f"to: proposal `{pid}` is commit {applied.commit_sha} on {code_span(applied.branch)}, "
-            f"proposed to the fork in {applied.url}."
+            f"Applied proposal `{pid}` as {applied.commit_sha} on the branch "
+            f"{code_span(pr.head_ref)} of the fork {code_span(pr.head_repo)} "
+            "(the fork allows edits by maintainers)."
         )
+    return f"Applied proposal `{pid}` as {applied.commit_sha}."
+
+
+def _handback_text(pid: str, pr: PullRef, diff: str, suggested: bool) -> str:
+    why = (
+        "allows edits by maintainers, but this token cannot push to it"
+        if pr.maintainer_can_modify
+        else "does not allow edits by maintainers"
+    )
+    also = (
+        " The same fix is also posted as suggestions in a review: each can be committed with one "
+        "click."
+        if suggested
+        else ""
+    )
     return (
-        f"The head branch is in the fork {code_span(head_repo)}, which this token cannot push to or "
-        f"open a pull request on. Proposal `{pid}` is commit {applied.commit_sha} on the branch "
-        f"{code_span(applied.branch)} of this repository; the PR author can merge it into their "
-        "branch."
+        f"Proposal `{pid}` was approved, but nothing was committed: the head branch is in the fork "
+        f"{code_span(pr.head_repo)}, which {why}, and RepoPilot never copies a fork's code into "
+        f"this repository.{also} The PR author can apply the approved diff on "
+        f"{code_span(pr.head_ref)}: save it as `fix.patch`, run `git apply fix.patch`, commit "
+        f"and push.\n\n{fence(diff, 'diff')}"
     )
 
 
