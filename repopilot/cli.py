@@ -1,6 +1,7 @@
 """`repopilot` command line: one module per subcommand under repopilot/commands/.
 
-Each command module defines `NAME`, `HELP`, `add_arguments(parser)` and `run(args) -> int`.
+Each command module defines `add_arguments(parser)` and `run(args) -> int`; its name and help
+text are in `COMMANDS` here.
 Only the chosen command's module is imported, so start-up stays small and one command's heavy
 imports (PyGithub, an LLM SDK) never slow down `classify`.
 Errors a user can cause are one line on stderr and a non-zero exit, never a traceback.
@@ -15,14 +16,15 @@ import sys
 from repopilot import __version__
 from repopilot.errors import InputError
 
+# The one source of each command's help text: listing the commands must not import them.
 COMMANDS = {
     "classify": "Classify failed CI logs with the pattern library (offline, no token, no LLM).",
-    "triage": "Run the whole pipeline on local logs against a checkout (Contract 4).",
-    "context": "Print the evidence window the agent's first message would carry.",
-    "patterns": "Test and lint the pattern library.",
-    "eval": "Measure accuracy on a labelled corpus.",
-    "trace": "Show or replay a run trace.",
-    "action": "The GitHub Action entrypoint (reads INPUT_* and GITHUB_* from the environment).",
+    "triage": "Triage failed CI logs against a checkout: patterns first, the LLM only when needed.",
+    "context": "Print the redacted log window the agent would see for each failed job (no LLM).",
+    "patterns": "Test or lint the YAML pattern library.",
+    "eval": "Measure the classifier on labelled logs (gha corpus or LogChunks).",
+    "trace": "Show a run trace (.runs/<run_id>.json) as a timeline, or replay it and report divergence.",
+    "action": "Run as the GitHub Action: triage a failed workflow_run or handle /repopilot commands.",
 }
 
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-NAME = "action"
-HELP = "Run as the GitHub Action: triage a failed workflow_run or handle /repopilot commands."
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (

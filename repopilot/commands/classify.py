@@ -10,9 +10,6 @@ from repopilot.engine.library import load_library
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.records import Verdict
 
-NAME = "classify"
-HELP = "Classify failed CI logs with the pattern library (offline, no token, no LLM)."
-
 
 def add_arguments(p) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")

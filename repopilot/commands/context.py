@@ -13,8 +13,6 @@ from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow
 from repopilot.pipeline import classified_jobs, evidence_window, load_classifier
 
-NAME = "context"
-HELP = "Print the redacted log window the agent would see for each failed job (no LLM)."
 MIN_BUDGET = 100  # below this not even one error line and its location fit
 
 

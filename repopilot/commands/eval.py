@@ -23,9 +23,6 @@ from repopilot.engine.evaluate import (
 )
 from repopilot.errors import EvalError, PatternError, UsageError
 
-NAME = "eval"
-HELP = "Measure the classifier on labelled logs (gha corpus or LogChunks)."
-
 # (metric, comparison, threshold): the targets on the shared corpus
 GHA_TARGETS = (
     ("accuracy", ">=", 0.90),

@@ -17,9 +17,6 @@ from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.records import AgentStep, RunTrace
 from repopilot.trace import load, summary
 
-NAME = "trace"
-HELP = "Show a run trace (.runs/<run_id>.json) as a timeline, or replay it and report divergence."
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="trace_command", metavar="ACTION", required=True)

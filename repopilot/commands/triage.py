@@ -19,9 +19,6 @@ from repopilot.records import ESCALATE_MODES, TriageResult
 from repopilot.trace import load as load_trace
 from repopilot.trace import summary as trace_summary
 
-NAME = "triage"
-HELP = "Triage failed CI logs against a checkout: patterns first, the LLM only when needed."
-
 
 def add_arguments(p) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")

@@ -6,7 +6,6 @@ an empty or missing input falls back to its Contract 2 environment variable.
 
 from __future__ import annotations
 
-import os
 import secrets
 import sys
 from collections.abc import Mapping
@@ -174,7 +173,3 @@ def fail(env: Mapping[str, str], message: str) -> int:
         pass
     print(f"repopilot: {line}", file=sys.stderr)
     return 1
-
-
-def runner_env() -> Mapping[str, str]:
-    return os.environ
