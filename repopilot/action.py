@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from repopilot.comment.origin import origin_cell
 from repopilot.errors import PatternError
 from repopilot.github import runner
 from repopilot.github.approval import ApprovalConfig, decide, post_reply
@@ -30,11 +31,13 @@ from repopilot.github.events import (
     read_event,
 )
 from repopilot.github.flows import analyze, post
+from repopilot.github.origin import HookedTriage, OriginSetup, OriginTriage, budget_from
 from repopilot.github.render import comment_renderer
 from repopilot.github.result import ResultFileError, RunResult
 from repopilot.github.result import load as load_result
 from repopilot.github.result import save as save_result
-from repopilot.records import TriageResult
+from repopilot.origin import OriginHook
+from repopilot.records import TriageResult, Verdict
 from repopilot.trace import TraceWriter
 
 Triage = Callable[[str], list[TriageResult]]
@@ -51,7 +54,7 @@ class Outcome:
     details: dict[str, object] = field(default_factory=dict)
 
 
-def pipeline_triage(inp: runner.Inputs) -> Triage:
+def pipeline_triage(inp: runner.Inputs) -> HookedTriage:
     """The core pipeline: patterns first, the LLM (if configured) only where allowed."""
     from repopilot import pipeline
     from repopilot.llm.factory import make_llm
@@ -64,10 +67,32 @@ def pipeline_triage(inp: runner.Inputs) -> Triage:
     repo = Path(inp.repo_path or ".")
     how = pipeline.Escalation(llm, mode=inp.escalate)
 
-    def triage(path: str) -> list[TriageResult]:
-        return pipeline.triage(path, repo, how, classifier=classifier)
+    def triage(path: str, origin: OriginHook | None = None) -> list[TriageResult]:
+        return pipeline.triage(path, repo, how, classifier=classifier, origin=origin)
 
     return triage
+
+
+def origin_setup(
+    inp: runner.Inputs, env: Mapping[str, str], with_hook: OriginTriage | None
+) -> OriginSetup | None:
+    """How failed jobs get their origin (issue 14); None when `origin-budget` is 0 (off).
+    `with_hook`: the pipeline taking the origin hook (None: decided after a triage passed in)."""
+    from repopilot import pipeline
+    from repopilot.engine.signature import signature_text
+
+    try:
+        budget = budget_from(env)
+    except ValueError as exc:
+        raise runner.ConfigError(str(exc)) from exc
+    if budget == 0:
+        return None
+    classifier = pipeline.load_classifier(inp.patterns)
+
+    def classify(path: str) -> list[Verdict]:
+        return [cj.verdict for cj in pipeline.classified_jobs(path, classifier)]
+
+    return OriginSetup(classify, signature_text, budget, with_hook)
 
 
 def main(env: Mapping[str, str] | None = None, triage: Triage | None = None) -> int:
@@ -140,10 +165,16 @@ def on_workflow_run(
     repo = gh.get_repo(full_name)
     if inp.mode == "post":
         found = load_result(inp.result_file, full_name, run.id)
+    elif triage is None:
+        own = pipeline_triage(inp)
+        found = analyze(repo, event, own, origin_setup(inp, env, own))
     else:
-        found = analyze(repo, event, triage or pipeline_triage(inp))
+        found = analyze(repo, event, triage, origin_setup(inp, env, None))
     outputs, details = _outputs(found), {"run_id": run.id, "jobs": [j.id for j in found.jobs]}
     details["job_traces"] = [j.result.trace for j in found.jobs]
+    details["origins"] = [
+        j.result.origin.model_dump() if j.result.origin else None for j in found.jobs
+    ]
     if not found.jobs:
         return Outcome("ignored", f"RepoPilot: run {run.id} has no failed jobs.", outputs, details)
     if inp.mode == "analyze":
@@ -172,15 +203,17 @@ def _outputs(found: RunResult) -> dict[str, str]:
         "decided-by": first.verdict.decided_by if first else "",
         "comment-url": "",
         "proposal-id": first.proposal.id if first and first.proposal else "",
+        "origin": first.origin.origin if first and first.origin else "",
     }
 
 
 def _job_table(found: RunResult) -> str:
-    rows = ["| Job | Category | Decided by | Title |", "|---|---|---|---|"]
+    rows = ["| Job | Category | Decided by | Origin | Title |", "|---|---|---|---|---|"]
     for job in found.jobs:
-        v = job.result.verdict
+        v, origin = job.result.verdict, origin_cell(job.result.origin)
         title = v.title.replace("|", "\\|").replace("\n", " ")
-        rows.append(f"| {job.name.replace('|', '/')} | `{v.category}` | {v.decided_by} | {title} |")
+        name = job.name.replace("|", "/")
+        rows.append(f"| {name} | `{v.category}` | {v.decided_by} | {origin} | {title} |")
     return "\n".join(rows)
 
 

@@ -52,13 +52,14 @@ def test_action_metadata() -> None:
     assert action["name"] and action["description"]
     assert action["branding"]["icon"] and action["branding"]["color"]
     assert action["runs"] == {"using": "docker", "image": "Dockerfile"}
-    assert set(action["outputs"]) == {"category", "decided-by", "comment-url", "proposal-id"}
+    outputs = {"category", "decided-by", "comment-url", "proposal-id", "origin"}
+    assert set(action["outputs"]) == outputs
     for name, spec in action["inputs"].items():
         assert re.fullmatch(r"[a-z]+(-[a-z]+)*", name), name
         assert spec.get("description"), name
         assert "default" in spec and isinstance(spec["default"], str), name
     contract = {"github-token", "llm", "model", "escalate", "patterns", "repo-path", "approvers"}
-    contract |= {"signing-key", "bot-login", "dry-run", "mode", "result-file"}
+    contract |= {"signing-key", "bot-login", "dry-run", "mode", "result-file", "origin-budget"}
     assert set(action["inputs"]) == contract
     assert action["inputs"]["github-token"]["default"] == "${{ github.token }}"
     assert action["inputs"]["mode"]["default"] == "all"

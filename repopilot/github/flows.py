@@ -16,6 +16,7 @@ from github.Repository import Repository
 from repopilot.comment.marker import parse_marker
 from repopilot.errors import LogError
 from repopilot.github.events import RunEvent
+from repopilot.github.origin import OriginSetup
 from repopilot.github.prs import PullRef, find_pull, upsert_comment
 from repopilot.github.result import JobResult, RunResult
 from repopilot.github.runs import (
@@ -44,12 +45,16 @@ class Posted:
     suggested: list[str] = field(default_factory=list)  # proposal ids posted as suggestions
 
 
-def analyze(repo: Repository, event: RunEvent, triage: Triage) -> RunResult:
+def analyze(
+    repo: Repository, event: RunEvent, triage: Triage, origin: OriginSetup | None = None
+) -> RunResult:
     """Triage every failed job of the run's latest attempt; a lost job log falls back to the
-    run's zip, and a job with no log at all still gets an entry saying so."""
+    run's zip, and a job with no log at all still gets an entry saying so. With `origin`, each
+    failed job also gets its origin (github/origin.py), within that setup's request budget."""
     run = event.workflow_run
     jobs = failed_jobs(repo, run.id)
     workdir = fresh_workdir()
+    lookup = origin.lookup(repo, event, workdir) if origin else None
     zip_results: list[TriageResult] | None = None
     out: list[JobResult] = []
     try:
@@ -59,14 +64,18 @@ def analyze(repo: Repository, event: RunEvent, triage: Triage) -> RunResult:
             except LogUnavailable as why:
                 reason = str(why)
             else:
-                out.append(_entry(job, _first(triage, str(fetched.path), job)))
+                each = lookup.bind(triage, job.name) if lookup else triage
+                found = _first(each, str(fetched.path), job)
+                out.append(_entry(job, lookup.attach(job.name, found) if lookup else found))
                 continue
             if zip_results is None:
                 try:
-                    zip_results = _safe(triage, str(fetch_run_zip(repo, run.id, workdir).path))
+                    each = lookup.bind(triage, None) if lookup else triage
+                    zip_results = _safe(each, str(fetch_run_zip(repo, run.id, workdir).path))
                 except LogUnavailable as why:
                     zip_results, reason = [], f"{reason}; {why}"
-            out.append(_entry(job, _pick(zip_results, job.name) or _no_log(job, reason)))
+            found = _pick(zip_results, job.name) or _no_log(job, reason)
+            out.append(_entry(job, lookup.attach(job.name, found) if lookup else found))
     finally:
         cleanup(workdir)
     return RunResult(

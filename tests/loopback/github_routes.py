@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.loopback.github_git_routes import GIT_TABLE
+from tests.loopback.github_runs import RUNS_TABLE
 from tests.loopback.github_shapes import (
     comment_shape,
     pr_shape,
@@ -203,6 +204,7 @@ def permission(state, m, q, b):
 
 TABLE = [
     *GIT_TABLE,
+    *RUNS_TABLE,  # run listings and attempts (issue 14)
     ("GET", r"/user", get_user),
     ("GET", R, get_repo),
     ("GET", R + r"/actions/runs/(\d+)", get_run),

@@ -1,0 +1,92 @@
+"""How a failed job's `origin` (issue 14) reads in the PR comment.
+
+The wording follows the origin and nothing else: only `this_pr` says the PR caused it;
+`base_branch` links the base-branch run that fails the same way; `flaky` and `infra` suggest
+re-running the failed jobs; `undetermined` says nothing about blame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from repopilot.comment import markdown as md
+from repopilot.records import OriginVerdict
+
+LABELS: dict[str, str] = {
+    "this_pr": "this pull request",
+    "base_branch": "base branch",
+    "flaky": "flaky",
+    "infra": "infrastructure",
+    "undetermined": "undetermined",
+}
+NOT_THIS_PR = frozenset({"base_branch", "flaky", "infra"})
+
+
+def _branch(o: OriginVerdict) -> str:
+    return md.code_span(o.base_branch, 80) if o.base_branch else "the base branch"
+
+
+def _run(o: OriginVerdict) -> str:
+    if o.base_run_number is None:
+        return "a recent run"
+    label = f"run #{o.base_run_number}"
+    if o.base_run_url and o.base_run_url.startswith(("https://", "http://")):
+        return md.link(label, o.base_run_url)
+    return md.text(label)
+
+
+def _rerun(o: OriginVerdict) -> str:
+    if o.rerun_url and o.rerun_url.startswith(("https://", "http://")):
+        return (
+            f"{md.link('re-run the failed jobs', o.rerun_url)} (Re-run jobs → Re-run failed jobs)"
+        )
+    return "re-run the failed jobs"
+
+
+def origin_line(origin: OriginVerdict | None) -> str:
+    """The origin paragraph of a job's section ("" when no origin was decided)."""
+    if origin is None:
+        return ""
+    o = origin
+    text = {
+        "this_pr": (
+            f"the same job passes on {_branch(o)} ({_run(o)}), so this looks caused by the "
+            "changes in this pull request."
+        ),
+        "base_branch": (
+            f"also failing on {_branch(o)} since {_run(o)} — not caused by this PR. "
+            "Its fix belongs on the base branch."
+        ),
+        "flaky": f"{md.text(o.reason, 200)} — not caused by this PR; {_rerun(o)}.",
+        "infra": f"{md.text(o.reason, 200)}, not the code — not caused by this PR; {_rerun(o)}.",
+        "undetermined": f"RepoPilot cannot tell whether this PR caused it ({md.text(o.reason, 200)}).",
+    }[o.origin]
+    return f"**Origin: {LABELS[o.origin]}** — {text}\n\n"
+
+
+def origin_cell(origin: OriginVerdict | None) -> str:
+    """The origin in a table cell: its code name, or a dash."""
+    return f"`{origin.origin}`" if origin is not None else "–"
+
+
+def origin_header(origins: Sequence[OriginVerdict | None]) -> str | None:
+    """The comment's one-line verdict from the jobs' origins; None when no job has one (the
+    comment then falls back to its category-based sentence)."""
+    known = {o.origin for o in origins if o is not None}
+    if not known:
+        return None
+    if known == {"this_pr"}:
+        return "This looks caused by the changes in this pull request."
+    if "this_pr" in known:
+        return (
+            "Part of this looks caused by the changes in this pull request; see each job's origin."
+        )
+    if known == {"base_branch"}:
+        return "This does not look caused by this pull request: the same failures are on the base branch."
+    if known <= NOT_THIS_PR:
+        rerun = " a re-run may be enough" if known & {"flaky", "infra"} else ""
+        kinds = ", ".join(LABELS[k] for k in sorted(known))
+        return (
+            f"This does not look caused by this pull request ({kinds});{rerun or ' see each job'}."
+        )
+    return "RepoPilot could not tell whether this pull request caused it."

@@ -1,0 +1,291 @@
+"""The GitHub side of "is it my PR?" (issue 14): gather the facts `repopilot.origin` decides on.
+
+For one failed run, within a budget of extra API requests (default 30, `origin-budget` /
+REPOPILOT_ORIGIN_BUDGET), shared by all its failed jobs and cached between them:
+- earlier attempts of this run (`GET /actions/runs/{id}/attempts/{n}/jobs`), and other completed
+  runs of the same workflow at the same head SHA (`.../workflows/{id}/runs?head_sha=`);
+- the base branch's latest completed runs of the same workflow (`...?branch=&status=completed`),
+  their jobs, and the log of the same job (same name, matrix values included) only where it failed;
+- the PR's changed files, only for infrastructure-looking failures.
+Every request is counted before it is sent and never retried here (the client's own bounded
+retries are the only ones). Budget exhaustion and API errors stop the lookups and leave what was
+gathered; the decision then says `undetermined` where the missing facts would have mattered.
+Needs only `actions: read` (and `pull-requests: read` for the files), so it runs in `analyze`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+import requests
+from github import GithubException
+from github.Repository import Repository
+
+from repopilot.github.events import RunEvent
+from repopilot.github.runner import get_input
+from repopilot.github.runs import FailedJob, LogUnavailable, fetch_job_log
+from repopilot.origin import (
+    FAILED,
+    INFRA_ORIGIN_CATEGORIES,
+    BaseJob,
+    OriginFacts,
+    OriginHook,
+    decide,
+)
+from repopilot.records import OriginVerdict, TriageResult, Verdict
+
+DEFAULT_BUDGET = 30
+BASE_RUNS = 5  # base-branch runs looked at, newest first
+MAX_ATTEMPTS = 3  # earlier attempts of this run looked at
+MAX_SAME_SHA = 2  # other runs of the same commit looked at
+BUDGET_ENV = "REPOPILOT_ORIGIN_BUDGET"
+
+Classify = Callable[[str], list[Verdict]]
+"""A downloaded log file -> the deterministic verdict of each job in it (no LLM)."""
+Signer = Callable[[Verdict], str | None]
+"""A verdict -> its failure signature text (engine/signature.py)."""
+Triage = Callable[[str], list[TriageResult]]
+OriginTriage = Callable[[str, OriginHook], list[TriageResult]]
+"""The pipeline with an origin hook: the origin is decided before any LLM is asked."""
+
+
+class HookedTriage(Protocol):
+    """A triage usable both ways: plain (`Triage`) and with an origin hook (`OriginTriage`)."""
+
+    def __call__(self, path: str, origin: OriginHook | None = None) -> list[TriageResult]: ...
+
+
+@dataclass(frozen=True)
+class OriginSetup:
+    """What the analyze half needs to decide origins. `triage` None: origins are decided after
+    the plain triage, from its verdicts (a triage passed in by a test or another caller)."""
+
+    classify: Classify
+    sign: Signer
+    budget: int = DEFAULT_BUDGET
+    triage: OriginTriage | None = None
+
+    def lookup(self, repo: Repository, event: RunEvent, workdir: Path) -> OriginLookup:
+        return OriginLookup(repo, event, self.classify, self.sign, workdir, self.budget, self)
+
+
+class BudgetExhausted(Exception):
+    """The next request would pass the budget."""
+
+
+def budget_from(env: Mapping[str, str]) -> int:
+    """The request budget: input `origin-budget`, else REPOPILOT_ORIGIN_BUDGET, else 30.
+    Raises ValueError with one line for anything but a whole number from 0 (off) to 1000."""
+    raw = get_input(env, "origin-budget") or env.get(BUDGET_ENV, "").strip()
+    if not raw:
+        return DEFAULT_BUDGET
+    if not raw.isdigit() or int(raw) > 1000:
+        raise ValueError(f"origin-budget / {BUDGET_ENV}: expected 0 to 1000, got {raw!r}")
+    return int(raw)
+
+
+class OriginLookup:
+    """The lookups for one failed run; `decide(job, verdict)` gives each failed job its origin."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        event: RunEvent,
+        classify: Classify,
+        sign: Signer,
+        workdir: Path,
+        budget: int = DEFAULT_BUDGET,
+        setup: OriginSetup | None = None,
+    ):
+        self.repo, self.event, self.classify, self.sign = repo, event, classify, sign
+        self.setup = setup
+        self.workdir, self.budget, self.used = workdir, budget, 0
+        run = event.workflow_run
+        self.run = run
+        stub = run.pull_requests[0] if run.pull_requests else None
+        self.pr = stub.number if stub else None
+        self.base_branch = (stub.base.ref if stub and stub.base else None) or (
+            event.repository.default_branch
+        )
+        self.workflow: str | None = str(run.workflow_id) if run.workflow_id else None
+        if self.workflow is None and run.path.startswith(".github/workflows/"):
+            self.workflow = run.path.rsplit("/", 1)[-1]  # the API takes the file name too
+        self._cache: dict[tuple, Any] = {}
+        self.failed: str | None = None  # why lookups stopped for good, once they did
+
+    # ---------------------------------------------------------------- requests
+    def _spend(self) -> None:
+        """Count one request before it is sent; refuse it past the budget or after an error."""
+        if self.failed:
+            raise BudgetExhausted(self.failed)
+        if self.used >= self.budget:
+            self.failed = f"the request budget ({self.budget}) ran out"
+            raise BudgetExhausted(self.failed)
+        self.used += 1
+
+    def _get(self, path: str, **params: Any) -> Any:
+        self._spend()
+        _, data = self.repo.requester.requestJsonAndCheck(
+            "GET", f"{self.repo.url}{path}", parameters=params or None
+        )
+        return data
+
+    def _cached(self, key: tuple, load: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            self._cache[key] = load()
+        return self._cache[key]
+
+    def _runs(self, **filters: str) -> list[dict]:
+        key = ("runs", *sorted(filters.items()))
+        path = f"/actions/workflows/{self.workflow}/runs"
+        data = self._cached(
+            key, lambda: self._get(path, status="completed", per_page=20, **filters)
+        )
+        return [r for r in data.get("workflow_runs", []) if isinstance(r, dict)]
+
+    def _job(self, run_id: int, name: str, attempt: int | None = None) -> dict | None:
+        """The job named `name` in a run (latest attempt, or `attempt`), or None."""
+        key: tuple = ("jobs", run_id, attempt)
+        path, extra = f"/actions/runs/{run_id}/jobs", {"filter": "latest"}
+        if attempt is not None:
+            path, extra = f"/actions/runs/{run_id}/attempts/{attempt}/jobs", {}
+        data = self._cached(key, lambda: self._get(path, per_page=100, **extra))
+        jobs = [j for j in data.get("jobs", []) if isinstance(j, dict)]
+        return next((j for j in jobs if str(j.get("name", "")).strip() == name.strip()), None)
+
+    def _base_signature(self, job: dict) -> str | None:
+        """The signature of a failed base-branch job, from its log; None when it is gone."""
+
+        def load() -> str | None:
+            failed = FailedJob(int(job["id"]), str(job["name"]), str(job["conclusion"]), None)
+            self._spend()  # the job log endpoint's 302; the storage download is not the API
+            try:
+                path = fetch_job_log(self.repo, failed, self.workdir).path
+            except LogUnavailable:
+                return None  # expired or refused: this base job cannot be compared
+            try:
+                verdicts = [v for v in self.classify(str(path)) if v.failed]
+            finally:
+                path.unlink(missing_ok=True)
+            return self.sign(verdicts[0]) if verdicts else None
+
+        return self._cached(("log", job["id"]), load)
+
+    # ---------------------------------------------------------------- facts
+    def _attempts(self, name: str) -> list[str]:
+        out = []
+        first = max(1, self.run.run_attempt - MAX_ATTEMPTS)
+        for n in range(self.run.run_attempt - 1, first - 1, -1):
+            job = self._job(self.run.id, name, attempt=n)
+            if job is not None:
+                out.append(str(job.get("conclusion")))
+        # Other runs of this commit, triggered the same way (a `push` run and a `pull_request`
+        # run of one commit test different trees: the latter is merged with the base).
+        runs = self._runs(head_sha=self.run.head_sha)
+        own = next((r for r in runs if r.get("id") == self.run.id), None)
+        event = own.get("event") if own else None
+        others = [r for r in runs if r.get("id") != self.run.id and r.get("event") == event]
+        for other in others[:MAX_SAME_SHA]:
+            job = self._job(int(other["id"]), name)
+            if job is not None:
+                out.append(str(job.get("conclusion")))
+        return out
+
+    def _base(self, name: str) -> list[BaseJob]:
+        if not self.base_branch:
+            return []
+        runs = [r for r in self._runs(branch=self.base_branch) if self._comparable(r)]
+        out: list[BaseJob] = []
+        for i, run in enumerate(runs[:BASE_RUNS]):
+            number, url = int(run.get("run_number") or 0), str(run.get("html_url") or "")
+            if i > 0 and run.get("conclusion") == "success":
+                out.append(BaseJob(number, url, "success"))  # every job of it passed
+                continue
+            job = self._job(int(run["id"]), name)
+            if job is None:
+                continue  # the job is not in that run (matrix or condition changed)
+            conclusion = str(job.get("conclusion"))
+            sig = self._base_signature(job) if conclusion in FAILED else None
+            out.append(BaseJob(number, url, conclusion, sig))
+        return out
+
+    def _comparable(self, run: dict) -> bool:
+        """A base-branch run of the base repository itself, not this run or commit (a fork's
+        PR from a branch that happens to be named like the base branch lists there too)."""
+        head_repo = (run.get("head_repository") or {}).get("full_name")
+        own = self.event.repository.full_name
+        return (
+            run.get("id") != self.run.id
+            and run.get("head_sha") != self.run.head_sha
+            and not str(run.get("event", "")).startswith("pull_request")
+            and (head_repo is None or own is None or head_repo.lower() == own.lower())
+        )
+
+    def _changed_files(self) -> tuple[str, ...] | None:
+        if self.pr is None:
+            return None
+        data = self._cached(("files",), lambda: self._get(f"/pulls/{self.pr}/files", per_page=100))
+        return tuple(str(f.get("filename", "")) for f in data if isinstance(f, dict))
+
+    def decide(self, job_name: str, verdict: Verdict) -> OriginVerdict:
+        """This failed job's origin; never raises for API trouble or an exhausted budget."""
+        evidence = " ".join(e.text for e in verdict.evidence)
+        facts = OriginFacts(
+            verdict.category,
+            self.sign(verdict),
+            evidence,
+            base_branch=self.base_branch,
+            rerun_url=self.run.html_url,
+        )
+        if not self.workflow:
+            facts = replace(facts, incomplete="the run's workflow is not known")
+        attempts: list[str] = []
+        base: list[BaseJob] = []
+        try:
+            if self.workflow:
+                attempts = self._attempts(job_name)
+                if "success" not in attempts:
+                    base = self._base(job_name)
+            facts = replace(facts, attempts=tuple(attempts), base=tuple(base))
+            if verdict.category in INFRA_ORIGIN_CATEGORIES:
+                try:
+                    facts = replace(facts, changed_files=self._changed_files())
+                except (GithubException, requests.RequestException, BudgetExhausted):
+                    facts = replace(facts, changes_checked=False)
+        except (BudgetExhausted, GithubException, requests.RequestException) as e:
+            facts = replace(
+                facts, attempts=tuple(attempts), base=tuple(base), incomplete=self._why(e)
+            )
+        except (OSError, ValueError, KeyError, TypeError) as e:  # odd payloads: say so, go on
+            facts = replace(facts, incomplete=f"lookups stopped ({e.__class__.__name__})")
+        return decide(replace(facts, requests=self.used))
+
+    def _why(self, exc: BaseException) -> str:
+        if isinstance(exc, GithubException):
+            self.failed = f"the GitHub API answered {exc.status} to a lookup"
+        elif not isinstance(exc, BudgetExhausted):
+            self.failed = f"the GitHub API could not be reached ({exc.__class__.__name__})"
+        return self.failed or str(exc)
+
+    # ---------------------------------------------------------------- the flow's seam
+    def bind(self, triage: Triage, job_name: str | None) -> Triage:
+        """`triage` for one log whose failed jobs get their origin; `job_name` None: a run zip
+        (each verdict names its job)."""
+
+        def hook(verdict: Verdict) -> OriginVerdict:
+            return self.decide(job_name or (verdict.job or "").strip(), verdict)
+
+        with_hook = self.setup.triage if self.setup else None
+        if with_hook is not None:
+            return lambda path: with_hook(path, hook)
+        return lambda path: [self.attach(job_name, r) for r in triage(path)]
+
+    def attach(self, job_name: str | None, result: TriageResult) -> TriageResult:
+        """`result` with an origin, if it is a failure that has none yet."""
+        if result.origin is not None or not result.verdict.failed:
+            return result
+        name = job_name or (result.verdict.job or "").strip()
+        return result.model_copy(update={"origin": self.decide(name, result.verdict)})
