@@ -1,5 +1,5 @@
-"""`/repopilot apply|reject <id>` end to end: the entry point in a subprocess, real PyGithub,
-the loopback GitHub. Every refusal must leave the branch untouched and answer with a reply."""
+"""`/repopilot apply|reject <id>` end to end: the entry point in-process through its
+`main(env)` (one test in a subprocess), real PyGithub, the loopback GitHub. Every refusal must leave the branch untouched and answer with a reply."""
 
 from __future__ import annotations
 
@@ -54,9 +54,10 @@ def gh():
         yield server, seed(state)
 
 
-def _apply(tmp_path, server, body=f"/repopilot apply {PID}", **kw):
+def _apply(tmp_path, server, body=f"/repopilot apply {PID}", process=False, **kw):
     inputs = kw.pop("inputs", {})
-    return run_action(tmp_path, server.url, "issue_comment", comment_event(body, **kw), **inputs)
+    event = comment_event(body, **kw)
+    return run_action(tmp_path, server.url, "issue_comment", event, process=process, **inputs)
 
 
 def _replies(state: State) -> list[str]:
@@ -86,7 +87,7 @@ def test_apply_by_writer_is_one_commit_on_the_head(tmp_path, gh):
     server, facts = gh
     state = server.state
     cid = state.add_comment(7, proposal_body(facts), BOT, "Bot")
-    run = _apply(tmp_path, server)
+    run = _apply(tmp_path, server, process=True)  # end to end, as the runner starts it
     assert run.returncode == 0, run.stderr
     new = state.refs[REPO]["feature"]
     assert new != facts.head_sha

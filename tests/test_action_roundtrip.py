@@ -1,6 +1,7 @@
 """The whole loop: a failed run -> the LLM proposes a fix -> ONE comment with the command ->
 a maintainer's `/repopilot apply <id>` -> ONE commit whose tree is the head plus that diff.
-Real PyGithub and the real openai client, each against its loopback server; git on a temp repo."""
+Real PyGithub and the real openai client, each against its loopback server; git on a temp repo.
+All three runs start `python -m repopilot action` in a subprocess, as the runner does."""
 
 from __future__ import annotations
 
@@ -67,6 +68,7 @@ def test_failed_run_to_applied_fix(tmp_path, monkeypatch):
             model="gpt-4o-mini",
             escalate="fixable",
             repo_path=str(checkout),
+            process=True,
         )
         assert run.returncode == 0, run.stderr
         pid = run.outputs["proposal-id"]
@@ -85,6 +87,7 @@ def test_failed_run_to_applied_fix(tmp_path, monkeypatch):
             gh.url,
             "issue_comment",
             comment_event(f"/repopilot apply {pid}", login="maint"),
+            process=True,
         )
         assert applied.returncode == 0, applied.stderr
         # the old run re-run: the same comment, the applied status kept, no second review
@@ -99,6 +102,7 @@ def test_failed_run_to_applied_fix(tmp_path, monkeypatch):
             llm="openai",
             escalate="fixable",
             repo_path=str(checkout),
+            process=True,
         )
         assert again.returncode == 0, again.stderr
     new = state.refs[REPO]["feature"]

@@ -1,5 +1,7 @@
-"""A failed `workflow_run` end to end: the entry point in a subprocess, real PyGithub, the
-loopback GitHub. One comment, edited on re-runs, whatever faults the API throws in between."""
+"""A failed `workflow_run` end to end: the entry point in-process through
+`repopilot.action.main(env)` (two tests start `python -m repopilot action` in a subprocess), real
+PyGithub, the loopback GitHub. One comment, edited on re-runs, whatever faults the API throws in
+between."""
 
 from __future__ import annotations
 
@@ -11,7 +13,15 @@ import zipfile
 import pytest
 
 from repopilot.comment.marker import parse_marker
-from tests.loopback.github_action import BOT, FORK, LOG, run_action, run_event, seed
+from tests.loopback.github_action import (
+    BOT,
+    FORK,
+    LOG,
+    SHORT_TIMEOUT,
+    run_action,
+    run_event,
+    seed,
+)
 from tests.loopback.github_server import Fault, GitHubServer, State
 
 COMMENTS = r"/repos/octo-org/octo-repo/issues/7/comments"
@@ -33,7 +43,8 @@ def _bot_comments(state: State) -> list[dict]:
 def test_failed_run_posts_one_comment(tmp_path, gh):
     server, facts = gh
     state = server.state
-    run = run_action(tmp_path, server.url, "workflow_run", run_event(facts))
+    # end to end: `python -m repopilot action` as the runner starts it
+    run = run_action(tmp_path, server.url, "workflow_run", run_event(facts), process=True)
     assert run.returncode == 0, run.stderr
     [comment] = _bot_comments(state)
     marker = parse_marker(comment["body"])
@@ -90,8 +101,8 @@ def test_rerun_edits_the_same_comment(tmp_path, gh):
         ),
         Fault("GET", r"/repos/.*/actions/runs/555/jobs", 403, SECONDARY),
         Fault("GET", r"/repos/.*/pulls/7", 503, times=3),
-        Fault("GET", COMMENTS, None, delay=4.0),  # longer than the client's 3 s timeout
-        Fault("POST", COMMENTS, None, delay=3.4),  # lands after the client gave up
+        Fault("GET", COMMENTS, None, delay=1.5),  # longer than the client's 1 s timeout
+        Fault("POST", COMMENTS, None, delay=1.4),  # lands after the client gave up, before it looks
     ],
     ids=[
         "post-502-landed",
@@ -110,7 +121,8 @@ def test_transient_faults_are_retried_and_leave_one_comment(tmp_path, gh, fault)
     server, facts = gh
     state = server.state
     state.faults.append(fault)
-    run = run_action(tmp_path, server.url, "workflow_run", run_event(facts))
+    waits = SHORT_TIMEOUT if fault.delay else None
+    run = run_action(tmp_path, server.url, "workflow_run", run_event(facts), env=waits)
     assert run.returncode == 0, run.stdout + run.stderr
     assert len(_bot_comments(state)) == 1
     assert fault.times == 0, "the fault was never hit"
@@ -228,7 +240,8 @@ def test_no_log_at_all_still_comments(tmp_path, gh):
 def test_api_unreachable_after_retries_is_one_error_line(tmp_path, gh):
     server, facts = gh
     server.state.faults.append(Fault("GET", r"/repos/.*/actions/runs/555/jobs", 502, times=50))
-    run = run_action(tmp_path, server.url, "workflow_run", run_event(facts))
+    # in a subprocess: the exit status and the console are the runner's
+    run = run_action(tmp_path, server.url, "workflow_run", run_event(facts), process=True)
     assert run.returncode == 1
     errors = [line for line in run.stdout.splitlines() if line.startswith("::error")]
     assert len(errors) == 1 and "GitHub API" in errors[0]

@@ -1,4 +1,4 @@
-"""Fault matrix, GitHub side: the Action in a subprocess, real PyGithub, the loopback GitHub
+"""Fault matrix, GitHub side: the Action in-process through `main(env)`, real PyGithub, the loopback GitHub
 answering with the faults GitHub produces. tests/test_action_run.py shows each retried fault leaves
 one comment; here every fault is also checked for the other invariants: at most one RepoPilot
 comment, no commit without an approved and matching proposal, no secret of the log in anything
@@ -23,7 +23,16 @@ from repopilot.comment.marker import (
 from repopilot.comment.status import status_block
 from tests.adversarial.corpus import leaked
 from tests.adversarial.harness import hostile_log, read_traces
-from tests.loopback.github_action import BOT, FIX, REPO, comment_event, run_action, run_event, seed
+from tests.loopback.github_action import (
+    BOT,
+    FIX,
+    REPO,
+    SHORT_TIMEOUT,
+    comment_event,
+    run_action,
+    run_event,
+    seed,
+)
 from tests.loopback.github_server import Fault, GitHubServer, State
 
 COMMENTS = r"/repos/octo-org/octo-repo/issues/7/comments"
@@ -34,14 +43,14 @@ PID = "fix-calc-add"
 
 RUN_FAULTS = {
     "user-502": Fault("GET", r"/user", 502),
-    "run-jobs-timeout": Fault("GET", r"/repos/.*/actions/runs/555/jobs", delay=4.0),
+    "run-jobs-timeout": Fault("GET", r"/repos/.*/actions/runs/555/jobs", delay=1.5),
     "run-jobs-500x2": Fault("GET", r"/repos/.*/actions/runs/555/jobs", 500, times=2),
     "job-log-502": Fault("GET", r"/repos/.*/actions/jobs/101/logs", 502),
     "job-log-429": Fault("GET", r"/repos/.*/actions/jobs/101/logs", 429, {"message": "x"}, SLOW),
     "storage-502": Fault("GET", r"/jobs/101", 502),
     "list-comments-secondary-403": Fault("GET", COMMENTS, 403, SECONDARY, SLOW),
     "post-comment-502-landed": Fault("POST", COMMENTS, 502, land=True),
-    "post-comment-timeout-landed": Fault("POST", COMMENTS, None, land=True, delay=4.0),
+    "post-comment-timeout-landed": Fault("POST", COMMENTS, None, land=True, delay=1.4),
     "post-comment-secondary-403": Fault("POST", COMMENTS, 403, SECONDARY, SLOW),
     "pull-502x2": Fault("GET", r"/repos/.*/pulls/7", 502, times=2),
 }
@@ -71,7 +80,9 @@ def test_run_fault_invariants(tmp_path, gh, name):
     fault = RUN_FAULTS[name]
     fault = Fault(**{**fault.__dict__})  # a fresh copy: `times` counts down
     state.faults.append(fault)
-    run = run_action(tmp_path, server.url, "workflow_run", run_event(facts))
+    # timeouts with the client's 1 s timeout (delays above are longer than it, shorter than 2 s)
+    waits = SHORT_TIMEOUT if fault.delay else None
+    run = run_action(tmp_path, server.url, "workflow_run", run_event(facts), env=waits)
     assert run.returncode == 0, run.stdout + run.stderr
     assert fault.times == 0, "the fault was never hit"
     bot = [c for c in state.issue_comments(7) if c["login"] == BOT]

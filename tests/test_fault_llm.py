@@ -21,7 +21,7 @@ from repopilot.llm.retry import RetryPolicy
 from repopilot.proposal.validate import validator_for
 from tests.adversarial.corpus import SECRETS, leaked
 from tests.adversarial.harness import hostile_log, hostile_repo, library, read_traces, tool_reply
-from tests.loopback.github_action import BOT, parse_outputs, run_event, seed
+from tests.loopback.github_action import BOT, CLIENT_WAITS, parse_outputs, run_event, seed
 from tests.loopback.github_server import GitHubServer, State
 from tests.loopback.llm_servers import OpenAIServer, Reply, closed_port, openai_completion
 
@@ -67,8 +67,6 @@ def world(tmp_path, monkeypatch):
         monkeypatch.delenv(name, raising=False)
         monkeypatch.delenv(name.lower(), raising=False)
     monkeypatch.setenv("REPOPILOT_TRACE_DIR", str(tmp_path / "runs"))
-    monkeypatch.setenv("REPOPILOT_GITHUB_TIMEOUT", "3")
-    monkeypatch.setenv("REPOPILOT_GITHUB_MAX_WAIT", "1")
     monkeypatch.chdir(tmp_path)
     state = State(bot=BOT)
     with GitHubServer(state) as gh, OpenAIServer() as llm:
@@ -96,6 +94,8 @@ def run_in_process(tmp: Path, gh, facts, llm_client, repo: Path):
         "GITHUB_RUN_ID": "9000",
         "GITHUB_WORKFLOW_REF": "octo-org/octo-repo/.github/workflows/repopilot.yml@refs/heads/main",
         "INPUT_GITHUB-TOKEN": "ghs_loopbacktesttoken0123456789",
+        **CLIENT_WAITS,
+        "REPOPILOT_GITHUB_PACE": "0",  # main(env) reads these from env, not from os.environ
     }
     classifier = pipeline.load_classifier(library(tmp))
 

@@ -1,6 +1,6 @@
-"""Prompt injection and every §4 secret through the Action as the runner starts it: the entry
-point in a subprocess, real PyGithub against the loopback GitHub, the real openai client against a
-loopback model that obeys every injection. One comment, nothing proposed, nothing leaked anywhere:
+"""Prompt injection and every §4 secret through the Action: the entry point in-process through
+`main(env)` with the runner's environment, real PyGithub against the loopback GitHub, the real
+openai client against a loopback model that obeys every injection. One comment, nothing proposed, nothing leaked anywhere:
 comment, summary, outputs, traces, model request bodies.
 """
 

@@ -1,17 +1,31 @@
 """Run `python -m repopilot action` as the Actions runner does, against the loopback GitHub.
 
 `seed` puts a repository, a PR and a failed run into a State; `run_event` / `comment_event` build
-webhook payloads from the fixture shapes; `run_action` starts the entry point in a subprocess with
-INPUT_* variables, GITHUB_EVENT_PATH, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, and reads them back.
+webhook payloads from the fixture shapes; `run_action` runs the entry point with INPUT_* variables,
+GITHUB_EVENT_PATH, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, and reads them back.
+
+By default the entry point runs in this process through `repopilot.action.main(env)`, with the same
+environment, working directory, exit status and captured output (file descriptors 1 and 2 as well
+as sys.stdout/sys.stderr, so git's output and warnings are seen as in a subprocess; a crash becomes
+exit status 1 with its traceback on stderr). `process=True` starts `python -m repopilot action` in a
+real subprocess instead: the few end-to-end tests that check the console entry point do that.
+REPOPILOT_TEST_ACTION_PROCESS=1 in the test run's environment makes every run a subprocess (to check
+that both ways agree).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
+import logging
 import os
 import subprocess
 import sys
+import tempfile
+import traceback
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -154,13 +168,36 @@ def parse_outputs(text: str) -> dict[str, str]:
     return out
 
 
-def run_action(tmp: Path, api: str, event_name: str, event: dict, **inputs: str) -> ActionRun:
-    """Run the entry point once; `inputs` are action inputs (dry_run -> INPUT_DRY-RUN)."""
+# The GitHub client's waits against the loopback server: a request times out after 3 s, and no
+# retry or Retry-After wait is longer than 0.1 s (REPOPILOT_GITHUB_MAX_WAIT caps every one of them,
+# so faults are retried as in production without sleeping through GitHub's real waits).
+# Tests of timeouts pass SHORT_TIMEOUT: 1 s (the client's smallest) and a 1 s wait, so a write
+# that lands after the client gave up is found before it is retried.
+CLIENT_WAITS = {"REPOPILOT_GITHUB_TIMEOUT": "3", "REPOPILOT_GITHUB_MAX_WAIT": "0.1"}
+SHORT_TIMEOUT = {"REPOPILOT_GITHUB_TIMEOUT": "1", "REPOPILOT_GITHUB_MAX_WAIT": "1"}
+
+
+def run_action(
+    tmp: Path,
+    api: str,
+    event_name: str,
+    event: dict,
+    *,
+    process: bool = False,
+    env: dict[str, str] | None = None,
+    **inputs: str,
+) -> ActionRun:
+    """Run the entry point once; `inputs` are action inputs (dry_run -> INPUT_DRY-RUN).
+
+    In this process unless `process` is true (then `python -m repopilot action` in a subprocess).
+    `env` adds or overrides runner variables (e.g. SHORT_TIMEOUT), applied after the inputs.
+    """
     tmp.mkdir(parents=True, exist_ok=True)
     event_path, output, summary = tmp / "event.json", tmp / "output.txt", tmp / "summary.md"
     event_path.write_text(json.dumps(event), encoding="utf-8")
     output.write_text("", encoding="utf-8")
     summary.write_text("", encoding="utf-8")
+    extra = env or {}
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("INPUT_", "GITHUB_", "REPOPILOT_"))
     }
@@ -177,8 +214,7 @@ def run_action(tmp: Path, api: str, event_name: str, event: dict, **inputs: str)
             "GITHUB_RUN_ID": "9000",
             "GITHUB_WORKFLOW_REF": f"{REPO}/.github/workflows/repopilot.yml@refs/heads/main",
             "REPOPILOT_TRACE_DIR": str(tmp / "runs"),
-            "REPOPILOT_GITHUB_MAX_WAIT": "1",
-            "REPOPILOT_GITHUB_TIMEOUT": "3",
+            **CLIENT_WAITS,
             "REPOPILOT_GITHUB_PACE": "0",  # no 1 s between writes against a loopback server
             "INPUT_GITHUB-TOKEN": "ghs_loopbacktesttoken0123456789",
             "INPUT_BOT-LOGIN": "",
@@ -188,21 +224,87 @@ def run_action(tmp: Path, api: str, event_name: str, event: dict, **inputs: str)
     )
     for key, value in inputs.items():
         env[f"INPUT_{key.upper().replace('_', '-')}"] = value
-    proc = subprocess.run(
-        [sys.executable, "-m", "repopilot", "action"],
-        env=env,
-        cwd=tmp,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    env.update(extra)
+    if process or os.environ.get("REPOPILOT_TEST_ACTION_PROCESS") == "1":
+        proc = subprocess.run(
+            [sys.executable, "-m", "repopilot", "action"],
+            env=env,
+            cwd=tmp,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        returncode, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
+    else:
+        returncode, stdout, stderr = _in_process(env, tmp)
     trace_file = tmp / "runs" / "action-9000-1.json"
     trace = json.loads(trace_file.read_text()) if trace_file.exists() else None
     return ActionRun(
-        proc.returncode,
-        proc.stdout,
-        proc.stderr,
+        returncode,
+        stdout,
+        stderr,
         parse_outputs(output.read_text(encoding="utf-8")),
         summary.read_text(encoding="utf-8"),
         trace,
     )
+
+
+def _in_process(env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+    """`repopilot.action.main(env)` as the subprocess would run it: this environment and working
+    directory (code that reads os.environ or "." sees what the runner gives it), both output
+    streams captured down to the file descriptors, a crash turned into status 1 and a traceback."""
+    from repopilot import action
+    from repopilot.errors import InputError
+
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    try:
+        with _captured(1) as out, _captured(2) as err:
+            # what logging.lastResort prints in a process without handlers (pytest adds its own)
+            handler = logging.StreamHandler(sys.stderr)
+            handler.setLevel(logging.WARNING)
+            logging.getLogger().addHandler(handler)
+            try:
+                code = action.main(env)
+            except InputError as exc:  # as repopilot.cli.main reports it
+                print(f"repopilot: {exc}", file=sys.stderr)
+                code = 2
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            except Exception:
+                traceback.print_exc()
+                code = 1
+            finally:
+                logging.getLogger().removeHandler(handler)
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return code, out.getvalue(), err.getvalue()
+
+
+@contextlib.contextmanager
+def _captured(fd: int) -> Iterator[io.StringIO]:
+    """Everything written to `fd` (1 or 2) meanwhile, by Python or by a child process."""
+    stream = sys.stdout if fd == 1 else sys.stderr
+    text = io.StringIO()
+    stream.flush()
+    saved = os.dup(fd)
+    with tempfile.TemporaryFile() as spool:
+        os.dup2(spool.fileno(), fd)
+        redirect = contextlib.redirect_stdout if fd == 1 else contextlib.redirect_stderr
+        try:
+            with redirect(text):
+                yield text
+        finally:
+            os.dup2(saved, fd)
+            os.close(saved)
+            spool.seek(0)
+            raw = spool.read().decode("utf-8", "replace")
+            if raw:  # a child's output after Python's: each is whole lines
+                text.seek(0, io.SEEK_END)
+                if text.tell() and not text.getvalue().endswith("\n"):
+                    text.write("\n")
+                text.write(raw)

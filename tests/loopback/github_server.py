@@ -216,7 +216,9 @@ class GitHubServer:
 
     def __enter__(self) -> GitHubServer:
         for server in self._servers:
-            threading.Thread(target=server.serve_forever, daemon=True).start()
+            # a short poll interval keeps shutdown fast (it waits for one poll: 0.5 s by default)
+            poll = {"poll_interval": 0.02}
+            threading.Thread(target=server.serve_forever, kwargs=poll, daemon=True).start()
         return self
 
     def __exit__(self, *exc) -> None:
