@@ -7,7 +7,6 @@ formatting functions below only see cleaned text and make it inert with `comment
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
@@ -15,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from repopilot.comment import markdown as md
 from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
 from repopilot.records import INFRA_CATEGORIES, Evidence, Proposal, TriageResult
+from repopilot.safety.deceptive import diff_deception
 from repopilot.safety.redact import clean_for_model
 
 MAX_DIFF_CHARS = 40_000  # a larger diff cannot be shown in full next to anything else
@@ -70,8 +70,9 @@ def _clean(value: str, counter: list[int]) -> str:
     return cleaned.text
 
 
-def _invisible(text: str) -> bool:
-    return any(unicodedata.category(c) == "Cf" for c in text if not c.isascii())
+def _invisible(text: str) -> str | None:
+    # one definition with `sanitize` (SECURITY.md §16): Cf, Co, fillers, U+2800, ESC, blank runs
+    return diff_deception(text)
 
 
 def withheld_reason(proposal: Proposal) -> str | None:
@@ -82,8 +83,8 @@ def withheld_reason(proposal: Proposal) -> str | None:
         return "its recorded hash does not match its diff"
     if len(proposal.diff) > MAX_DIFF_CHARS:
         return f"the diff is too large to show in a comment ({len(proposal.diff)} characters)"
-    if _invisible(proposal.diff):
-        return "the diff contains invisible or bidirectional control characters"
+    if (deceit := _invisible(proposal.diff)) is not None:
+        return f"the diff contains invisible or deceptive text ({deceit})"
     if clean_for_model(proposal.diff).count:
         return "the diff contains text that looks like a secret"
     return None

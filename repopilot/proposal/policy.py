@@ -22,6 +22,7 @@ from pathlib import Path
 from unidiff import PatchSet
 
 from repopilot.proposal.diffread import FileSection, Refused, read_sections
+from repopilot.safety.deceptive import diff_deception
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,8 @@ def check(
     for s in sections:
         for name in s.names:
             check_path(name, policy)
+    if (deceit := diff_deception(diff)) is not None:  # what is approved must be what is seen
+        raise Refused("deceptive", deceit)
     if len(sections) > policy.max_files:
         raise Refused("too-large", f"{len(sections)} files (limit {policy.max_files})")
     changed = sum(s.changed for s in sections)

@@ -10,13 +10,10 @@ from __future__ import annotations
 import re
 import secrets
 
-import regex
+from repopilot.safety.deceptive import INVISIBLE as _INVISIBLE
 
-_INVISIBLE = regex.compile(
-    r"[\p{Cf}\u034f\u115f\u1160\u3164\uffa0\ufe00-\ufe0f\U000e0100-\U000e01ef]+"
-)
-"""Format characters (zero-width, bidi controls, BOM, tag characters, soft hyphen, ...), plus the
-invisible fillers and variation selectors that carry hidden text the same way."""
+# What counts as invisible is defined once, in `repopilot.safety.deceptive`: the same set makes a
+# proposed diff be withheld, so text cleaned here and diffs checked there cannot disagree.
 # An unterminated comment hides everything after it when rendered, so it goes to the end too.
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
