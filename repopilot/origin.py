@@ -22,7 +22,7 @@ about absence, so it needs them all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from repopilot.records import OriginVerdict, Verdict
@@ -55,10 +55,14 @@ class BaseJob:
 
     `signature` is known only for failed jobs whose log was read (None otherwise)."""
 
-    run_number: int
+    run_number: int | None  # None: a log given by hand (`triage --base-log`), not a run
     run_url: str
     conclusion: str
     signature: str | None = None
+
+    @property
+    def named(self) -> str:
+        return f"run #{self.run_number}" if self.run_number is not None else "the base log"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +98,7 @@ def decide(facts: OriginFacts) -> OriginVerdict:
             signature=facts.signature,
             base_branch=facts.base_branch,
             base_run_number=run.run_number if run else None,
-            base_run_url=run.run_url if run else None,
+            base_run_url=(run.run_url or None) if run else None,
             rerun_url=facts.rerun_url,
             requests=facts.requests,
         )
@@ -109,16 +113,15 @@ def decide(facts: OriginFacts) -> OriginVerdict:
             if not _same(b, facts.signature):
                 break
             since = b
-        return verdict(
-            "base_branch", f"the same failure is on {where} since run #{since.run_number}", since
-        )
+        when = f"since {since.named}" if since.run_number is not None else "(the base log)"
+        return verdict("base_branch", f"the same failure is on {where} {when}", since)
     for i, older in enumerate(base):
         passed = next((b for b in base[:i] if b.conclusion in PASSED), None)
         if same and passed is not None and _same(older, facts.signature):
             return verdict(
                 "flaky",
-                f"the same failure came and went on {where} (run #{older.run_number} failed, "
-                f"#{passed.run_number} passed)",
+                f"the same failure came and went on {where} ({older.named} failed, "
+                f"{passed.named} passed)",
                 older,
             )
     if facts.category in INFRA_ORIGIN_CATEGORIES:
@@ -136,12 +139,12 @@ def decide(facts: OriginFacts) -> OriginVerdict:
         return verdict("undetermined", f"no completed run of this job on {where} to compare")
     latest = base[0]
     if latest.conclusion in PASSED and same:
-        return verdict("this_pr", f"the job passes on {where} (run #{latest.run_number})", latest)
+        return verdict("this_pr", f"the job passes on {where} ({latest.named})", latest)
     if latest.conclusion in PASSED:
         return verdict("undetermined", "the failure has no signature to compare")
     return verdict(
         "undetermined",
-        f"the job fails on {where} too (run #{latest.run_number}), with another failure",
+        f"the job fails on {where} too ({latest.named}), with another failure",
         latest,
     )
 
@@ -161,3 +164,23 @@ def _sign_in_changes(facts: OriginFacts) -> str | None:
         if low in evidence:
             return f"`{path}`, which the evidence names"
     return None
+
+
+def base_log_hook(
+    base: Sequence[Verdict], sign: Callable[[Verdict], str | None], branch: str | None = None
+) -> OriginHook:
+    """Origins from a log of the same job on the base branch (`repopilot triage --base-log`),
+    offline: that log stands for the base branch's latest run; no attempts, no PR files. With
+    several jobs in it, the one with the same job name is compared (else the first)."""
+
+    def hook(verdict: Verdict) -> OriginVerdict:
+        name = (verdict.job or "").strip()
+        named = [b for b in base if name and (b.job or "").strip() == name]
+        jobs = tuple(
+            BaseJob(None, "", "failure" if b.failed else "success", sign(b) if b.failed else None)
+            for b in (named or list(base))[:1]
+        )
+        evidence = " ".join(e.text for e in verdict.evidence)
+        return decide(OriginFacts(verdict.category, sign(verdict), evidence, branch, jobs))
+
+    return hook

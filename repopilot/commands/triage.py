@@ -12,8 +12,10 @@ import sys
 from pathlib import Path
 
 from repopilot.agent.limits import Limits
+from repopilot.engine.signature import signature_text
 from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.llm.factory import make_llm
+from repopilot.origin import OriginHook, base_log_hook
 from repopilot.pipeline import Escalation, load_classifier, triage
 from repopilot.records import ESCALATE_MODES, TriageResult
 from repopilot.trace import load as load_trace
@@ -31,6 +33,12 @@ def add_arguments(p) -> None:
         help="auto: only unknown/ambiguous failures go to the LLM; fixable: code failures too",
     )
     p.add_argument("--patterns", metavar="DIR", help="pattern library directory")
+    p.add_argument(
+        "--base-log",
+        metavar="PATH",
+        help="a log of the same job on the base branch: report each failure's origin "
+        "(this_pr, base_branch, infra, undetermined)",
+    )
 
 
 def _setup(args):
@@ -49,10 +57,11 @@ def _setup(args):
 def run(args) -> int:
     repo, llm, limits, classifier = _setup(args)
     how = Escalation(llm, mode=args.escalate, limits=limits)
+    origin = _base_log_origin(args.base_log, classifier) if args.base_log else None
     results: list[TriageResult] = []
     for path in args.paths:
         try:
-            results += triage(path, repo, how, classifier=classifier)
+            results += triage(path, repo, how, classifier=classifier, origin=origin)
         except LogError as exc:
             raise UsageError(str(exc)) from None
     if args.format == "json":
@@ -62,6 +71,15 @@ def run(args) -> int:
         sys.stdout.write("\n".join(render_text(r) for r in results))
     _print_summaries(results)
     return 0
+
+
+def _base_log_origin(path: str, classifier) -> OriginHook:
+    """Issue 14 offline: the origin of each failure, compared with `path` (the base branch)."""
+    try:
+        base = classifier.classify_path(path)
+    except LogError as exc:
+        raise UsageError(f"--base-log: {exc}") from None
+    return base_log_hook(base, signature_text)
 
 
 def _print_summaries(results: list[TriageResult]) -> None:
@@ -84,6 +102,8 @@ def render_text(r: TriageResult) -> str:
     ]
     if v.evidence:
         lines.append(f"  evidence:   line {v.evidence[0].line}: {v.evidence[0].text}")
+    if r.origin:
+        lines.append(f"  origin:     {r.origin.origin} ({r.origin.reason})")
     lines.append(f"  escalated:  {'yes' if r.escalated else 'no'}")
     if r.diagnosis:
         lines.append(f"  diagnosis:  {r.diagnosis}")
