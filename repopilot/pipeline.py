@@ -199,7 +199,9 @@ class _Run:
         trace.add("decision", result=_window_record(window))
         agent = Agent(
             how.llm,
-            Toolbox(str(self.repo), base_ref=how.base_ref, log=_log_source(cj.job)),
+            Toolbox(
+                str(self.repo), base_ref=how.base_ref, log=_log_source(cj.job), limits=how.limits
+            ),
             validate=how.validator(self.repo) if how.validator else None,
             limits=how.limits,
             trace=trace,

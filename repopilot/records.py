@@ -9,7 +9,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Category = Literal[
+AssignedCategory = Literal[
     "test_failure",
     "compile_error",
     "lint_format",
@@ -26,10 +26,12 @@ Category = Literal[
     "config_error",
     "other",
 ]
-CATEGORIES: tuple[str, ...] = get_args(Category)
-"""The closed taxonomy a pattern may assign (DESIGN.md)."""
+"""A category a pattern or the model may assign: the taxonomy without `unknown`/`no_failure`."""
+CATEGORIES: tuple[str, ...] = get_args(AssignedCategory)
+"""The assignable categories, in DESIGN.md's order (the prompt, the answer schema, lint)."""
 
-VerdictCategory = Category | Literal["unknown", "no_failure"]
+Category = AssignedCategory | Literal["unknown", "no_failure"]
+"""The closed category taxonomy of DESIGN.md: every verdict's category is one of these."""
 Kind = Literal["code", "infra", "flaky"]
 DecidedBy = Literal["pattern", "llm", "none"]
 EscalateMode = Literal["auto", "fixable"]
@@ -61,7 +63,7 @@ class Verdict(Record):
     """The classification of one job log (Contract 1 RESULT, plus what later stages need)."""
 
     source: str
-    category: VerdictCategory
+    category: Category
     confidence: float = 0.0
     decided_by: DecidedBy = "none"
     pattern_id: str | None = None
@@ -112,10 +114,27 @@ class Proposal(Record):
     confidence: float = 0.0
 
 
+RejectReason = Literal[
+    "path-escape",
+    "protected-path",
+    "symlink",
+    "submodule",
+    "binary",
+    "too-large",
+    "parse-error",
+    "does-not-apply",
+    "deceptive",
+    "not-validated",  # the run had no validator: a diff is never offered unchecked
+    "not-recorded",  # a replay met a proposal its trace holds no verdict for
+]
+"""Why a diff was refused (DESIGN.md "Details the contracts fix", SECURITY.md §5)."""
+REJECT_REASONS: tuple[str, ...] = get_args(RejectReason)
+
+
 class Rejection(Record):
     """Why a proposed diff was refused: a short code (`protected-path`, ...) and a detail line."""
 
-    reason: str
+    reason: RejectReason
     detail: str
 
 

@@ -179,25 +179,43 @@ def test_token_budget_stops_the_run(repo, tmp_path):
     assert llm.remaining == 2
 
 
-class StepClock:
-    """An injectable clock: each reading is `step` seconds after the previous one."""
+class ManualClock:
+    """An injectable clock that only moves when the test says so (nothing sleeps)."""
 
-    def __init__(self, step: float):
-        self.now, self.step = 0.0, step
+    def __init__(self) -> None:
+        self.now = 0.0
 
     def __call__(self) -> float:
-        self.now += self.step
         return self.now
+
+
+class SlowLLM(ScriptedLLM):
+    """The scripted model, each answer taking `seconds` on the test's clock."""
+
+    def __init__(self, script, clock: ManualClock, seconds: float):
+        super().__init__(script)
+        self.clock, self.seconds = clock, seconds
+
+    def chat_with_tools(self, messages, tools):
+        self.clock.now += self.seconds
+        return super().chat_with_tools(messages, tools)
 
 
 def test_wall_clock_stops_the_run(repo, tmp_path):
     script = [
         reply(call("list_files", f"c{i}", path=p)) for i, p in enumerate(["src", "tests", "."])
     ]
-    a, llm = agent(repo, [*script, answer()], tmp_path, clock=StepClock(120.0))
+    clock = ManualClock()
+    llm = SlowLLM([*script, answer()], clock, seconds=150.0)  # 300 s reached after two calls
+    trace = TraceWriter(directory=str(tmp_path / "runs"))
+    a = Agent(llm, Toolbox(str(repo)), trace=trace, clock=clock)
     out = a.run(GOAL)
     assert out.stop_reason == "wall-clock" and out.usage.llm_calls == 2
     assert any("wall-clock" in e for e in errors(a))
+    # durations come from the same clock: each model call took 150 s, each tool 0 s
+    llm_steps = [s for s in a.trace.trace.steps if s.type == "llm_call"]
+    assert [s.duration_ms for s in llm_steps] == [150_000.0, 150_000.0]
+    assert all(s.duration_ms == 0.0 for s in a.trace.trace.steps if s.type == "tool_result")
 
 
 def test_max_steps_then_one_final_request_without_tools(repo, tmp_path):

@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.agent.sandbox import READ_CAP
+from repopilot.agent.limits import Limits
+from repopilot.agent.loop import Agent
 from repopilot.agent.schema import ToolError, parse_arguments, tool_specs
-from repopilot.agent.tools import RUN_CAP, Toolbox
-from tests.test_agent_support import git, make_repo
+from repopilot.agent.tools import Toolbox
+from repopilot.llm.scripted import ScriptedLLM
+from repopilot.trace import TraceWriter
+from tests.test_agent_support import answer, call, git, make_repo, reply
 
 
 @pytest.fixture
@@ -80,7 +83,7 @@ def test_device_file_is_refused(repo: Path):
 def test_huge_file_is_capped_per_read(repo: Path):
     (repo / "big.txt").write_text(("y" * 99 + "\n") * 50_000)  # ~5 MB
     out = run(Toolbox(str(repo)), "read_file", path="big.txt")
-    assert len(out.encode()) <= READ_CAP + 200
+    assert len(out.encode()) <= Limits().read_bytes + 200
     assert "truncated at 64 KiB" in out and "start_line=" in out
 
 
@@ -90,17 +93,23 @@ def test_line_range_and_numbers(repo: Path):
     assert out.splitlines() == ["    40  line 40", "    41  line 41", "    42  line 42"]
 
 
-def test_run_budget_is_enforced(repo: Path):
+def test_run_budget_is_enforced(repo: Path, tmp_path: Path):
+    """The run's output budget is the loop's guard: the Toolbox itself keeps no per-run state."""
     (repo / "big.txt").write_text(("z" * 999 + "\n") * 300)  # every read fills the 64 KiB cap
-    box = Toolbox(str(repo))
-    reads = 0
-    with pytest.raises(ToolError, match="per-run output budget"):
-        for start in range(1, 100):
-            run(box, "read_file", path="big.txt", start_line=start)
-            reads += 1
-    assert box.spent >= RUN_CAP and reads in (16, 17)  # 1 MiB / ~64 KiB per read
+    reads = [reply(call("read_file", f"c{i}", path="big.txt", start_line=i)) for i in range(1, 21)]
+    llm = ScriptedLLM([*reads, answer()])
+    trace = TraceWriter(directory=str(tmp_path / "runs"))
+    a = Agent(llm, Toolbox(str(repo)), limits=Limits(max_steps=30), trace=trace)
+    a.run("goal")
+    results = [s for s in trace.trace.steps if s.type == "tool_result"]
+    spent = [s.error is not None and "per-run output budget" in s.error for s in results]
+    served = spent.index(True)
+    assert len(results) == 20 and served in (16, 17)  # 1 MiB / ~64 KiB per read
+    assert all(spent[served:])  # once spent, every later call is told so
+    assert a.guards.state.output_bytes >= Limits().run_output_bytes
 
 
+@pytest.mark.integration
 def test_binary_file_not_shown(repo: Path):
     (repo / "blob.bin").write_bytes(b"\x00\x01\x02" * 100)
     with pytest.raises(ToolError, match="binary"):

@@ -1,4 +1,4 @@
-"""The model's final answer, schema-validated, and the trace records of what the loop concluded.
+"""The model's final answer, schema-validated.
 
 A final answer is a reply without a tool call (ideally a JSON object `{diagnosis, category,
 confidence}`, prose is accepted) or a `propose_fix` call. A category outside the taxonomy is
@@ -8,17 +8,15 @@ ignored, a confidence outside 0..1 too: the model's word never widens what the c
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict
 
+from repopilot.agent.limits import Limits
 from repopilot.agent.schema import ProposeFix
-from repopilot.llm.base import ChatResponse, TokenUsage, ToolCall
-from repopilot.records import CATEGORIES, Proposal, Rejection
+from repopilot.records import CATEGORIES, AssignedCategory
 from repopilot.safety.jsonbound import json_limit, loads_bounded
 from repopilot.safety.redact import clean_for_model
-
-MAX_DIAGNOSIS = 4000
 
 
 class FormatError(Exception):
@@ -28,17 +26,18 @@ class FormatError(Exception):
 class Answer(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     diagnosis: str
-    category: str | None = None
+    category: AssignedCategory | None = None
     confidence: float | None = None
 
 
-def _clean(diagnosis: str) -> str:
+def _clean(diagnosis: str, limit: int) -> str:
     """The model saw only redacted text, but what it writes is printed and posted: redact it too."""
-    return clean_for_model(diagnosis.strip()[:MAX_DIAGNOSIS]).text
+    return clean_for_model(diagnosis.strip()[:limit]).text
 
 
-def _category(value: Any) -> str | None:
-    return value if isinstance(value, str) and value in CATEGORIES else None
+def _category(value: Any) -> AssignedCategory | None:
+    ok = isinstance(value, str) and value in CATEGORIES
+    return cast(AssignedCategory, value) if ok else None
 
 
 def _confidence(value: Any) -> float | None:
@@ -67,8 +66,9 @@ def json_object(text: str) -> dict[str, Any] | None:
     return None
 
 
-def parse_final(text: str) -> Answer:
-    """The answer in a reply without tool calls; FormatError if it holds none."""
+def parse_final(text: str, limit: int = Limits.max_diagnosis_chars) -> Answer:
+    """The answer in a reply without tool calls (diagnosis cut to `limit` characters);
+    FormatError if it holds none."""
     text = (text or "").strip()
     if not text:
         raise FormatError("empty reply: call a tool, or answer with the JSON object")
@@ -78,58 +78,20 @@ def parse_final(text: str) -> Answer:
             # not prose and not a usable object: a format error, so a model that keeps sending
             # such replies ends in the deterministic verdict (the loop's format-error limit)
             raise FormatError(f"the reply is not a usable JSON answer: {why}")
-        return Answer(diagnosis=_clean(text))
+        return Answer(diagnosis=_clean(text, limit))
     diagnosis = obj.get("diagnosis")
     if not isinstance(diagnosis, str) or not diagnosis.strip():
         raise FormatError('the JSON answer needs a non-empty "diagnosis" string')
     return Answer(
-        diagnosis=_clean(diagnosis),
+        diagnosis=_clean(diagnosis, limit),
         category=_category(obj.get("category")),
         confidence=_confidence(obj.get("confidence")),
     )
 
 
-def from_propose(args: ProposeFix) -> Answer:
+def from_propose(args: ProposeFix, limit: int = Limits.max_diagnosis_chars) -> Answer:
     return Answer(
-        diagnosis=_clean(args.diagnosis),
+        diagnosis=_clean(args.diagnosis, limit),
         category=_category(args.category),
         confidence=args.confidence,
     )
-
-
-def response_record(response: ChatResponse) -> dict[str, Any]:
-    """Enough of a model reply to rebuild it for `trace replay` (text, tool calls, usage)."""
-    return {
-        "text": response.text,
-        "tool_calls": [
-            {
-                "id": c.id,
-                "name": c.name,
-                "arguments": c.arguments,
-                "raw_arguments": c.raw_arguments,
-                "arguments_error": c.arguments_error,
-            }
-            for c in response.tool_calls
-        ],
-        "usage": response.usage.model_dump(),
-        "finish_reason": response.finish_reason,
-    }
-
-
-def response_from_record(result: dict[str, Any], model: str) -> ChatResponse:
-    """The inverse of `response_record` (a recorded llm_call step's result)."""
-    return ChatResponse(
-        text=result.get("text") or "",
-        tool_calls=tuple(ToolCall(**c) for c in result.get("tool_calls") or ()),
-        usage=TokenUsage(**(result.get("usage") or {})),
-        model=model,
-        finish_reason=result.get("finish_reason"),
-    )
-
-
-def proposal_record(p: Proposal) -> dict[str, Any]:
-    return {"proposal": {"id": p.id, "sha256": p.sha256, "files": list(p.files)}}
-
-
-def rejection_record(r: Rejection) -> dict[str, Any]:
-    return {"rejected": {"reason": r.reason, "detail": r.detail}}

@@ -1,6 +1,8 @@
-"""Limits of one agent run: configuration with a docstring per field (DESIGN.md defaults).
+"""Limits of one agent run: every number the loop, its guards and its tools obey, one docstring
+per field (DESIGN.md defaults). `repopilot.agent.guards` checks them against one clock.
 
-Every limit ends the run cleanly with a stop reason in the outcome and the trace; none raises.
+A run limit ends the run cleanly with a stop reason in the outcome and the trace; none raises.
+Per-call limits (bytes, lines, seconds of one tool call) cut the output with a marker instead.
 Override from the environment with `Limits.from_env()` (REPOPILOT_MAX_STEPS, REPOPILOT_MAX_TOKENS,
 REPOPILOT_WALL_CLOCK_S) or by passing fields directly.
 """
@@ -42,6 +44,34 @@ class Limits:
     keep_exchanges: int = 4
     """The latest assistant turns whose observations stay whole; older ones shrink to a marker
     so the context stays bounded (the goal and the evidence are always kept)."""
+
+    keep_chars: int = 300
+    """An older observation (see keep_exchanges) at most this long stays whole: a short answer
+    costs less than the marker that would replace it."""
+
+    run_output_bytes: int = 1024 * 1024
+    """Bytes of tool output per run; after that every tool call is answered that the budget is
+    spent (the model should answer with what it has)."""
+
+    read_bytes: int = 64 * 1024
+    """Bytes of one tool output (a file read, a diff, a search); more is cut with a marker that
+    says how to read on."""
+
+    search_deadline_s: float = 10.0
+    """Seconds one `search_code` call may walk the checkout before it returns what it found."""
+
+    search_file_timeout_s: float = 0.5
+    """Seconds the model's regex may spend on one file in `search_code` (a slow pattern is an
+    error the model sees, not a hung run)."""
+
+    search_matches: int = 50
+    """Matching lines one `search_code` call returns."""
+
+    log_lines: int = 400
+    """Lines of the job log one `get_log` call returns (without a range: the last ones)."""
+
+    max_diagnosis_chars: int = 4000
+    """Characters of the model's diagnosis kept; it is printed and posted, so it is bounded."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Limits:

@@ -16,15 +16,22 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from repopilot.agent.answer import response_from_record
 from repopilot.agent.limits import Limits
 from repopilot.agent.loop import Agent
 from repopilot.agent.outcome import Validator
-from repopilot.agent.schema import ToolError
+from repopilot.agent.schema import TERMINAL, ToolError
+from repopilot.agent.steps import (
+    AgentStart,
+    ModelReply,
+    ModelRequest,
+    ProposalVerdict,
+    ToolOutput,
+    read,
+)
 from repopilot.agent.tools import Tools
 from repopilot.llm.base import ChatResponse, LLMError, ToolsUnsupported
 from repopilot.llm.scripted import ScriptedLLM
-from repopilot.records import AgentStep, Proposal, Rejection, RunTrace
+from repopilot.records import REJECT_REASONS, AgentStep, Proposal, Rejection, RunTrace
 from repopilot.trace import TraceWriter
 
 COMPARED = ("type", "model", "tool_name", "arguments", "result", "error")
@@ -39,19 +46,22 @@ class Divergence:
     replayed: AgentStep | None
 
 
+def _start(step: AgentStep) -> AgentStart | None:
+    return read(AgentStart, step.result) if step.type == "decision" else None
+
+
 def agent_ran(trace: RunTrace) -> bool:
     """Whether the loop ran in this trace (a pattern-decided run has nothing to replay)."""
     return any(s.type in ("llm_call", "tool_call") for s in trace.steps) or any(
-        isinstance(s.result, dict) and s.result.get("event") == "agent-start" for s in trace.steps
+        _start(s) is not None for s in trace.steps
     )
 
 
 def _agent_steps(trace: RunTrace) -> list[AgentStep]:
     """The loop's steps: from its `agent-start` decision on (earlier ones are the pipeline's)."""
     for i, step in enumerate(trace.steps):
-        if step.type == "decision" and isinstance(step.result, dict):
-            if step.result.get("event") == "agent-start":
-                return trace.steps[i:]
+        if _start(step) is not None:
+            return trace.steps[i:]
     return [s for s in trace.steps if s.type != "classify"]
 
 
@@ -68,7 +78,8 @@ def recorded_responses(trace: RunTrace) -> list[ChatResponse | Exception]:
                 else LLMError(kind, message)
             )
         else:
-            out.append(response_from_record(step.result, step.model or ""))
+            reply = read(ModelReply, step.result) or ModelReply()
+            out.append(reply.response(step.model or ""))
     return out
 
 
@@ -84,7 +95,7 @@ class RecordedTools:
         step = self.queue.popleft()
         if step.error:
             raise ToolError(step.error)
-        return (step.result or {}).get("text", "")
+        return (read(ToolOutput, step.result) or ToolOutput()).text
 
 
 class RecordedValidator:
@@ -92,26 +103,32 @@ class RecordedValidator:
 
     def __init__(self, trace: RunTrace):
         steps = _agent_steps(trace)
-        self.queue = deque(
-            s.result for s in steps if s.type == "decision" and s.tool_name == "propose_fix"
+        self.queue: deque[ProposalVerdict | None] = deque(
+            read(ProposalVerdict, s.result)
+            for s in steps
+            if s.type == "decision" and s.tool_name == TERMINAL
         )
 
     def __call__(self, diff: str) -> Proposal | Rejection:
-        if not self.queue:
+        verdict = self.queue.popleft() if self.queue else None
+        if verdict is None:
             return Rejection(reason="not-recorded", detail="no recorded verdict for this proposal")
-        record: dict[str, Any] = self.queue.popleft() or {}
-        if "proposal" in record:
-            p = record["proposal"]
-            return Proposal(id=p["id"], diff=diff, sha256=p["sha256"], files=tuple(p["files"]))
-        r = record.get("rejected") or {}
-        return Rejection(reason=r.get("reason", "unknown"), detail=r.get("detail", ""))
+        if verdict.proposal is not None:
+            p = verdict.proposal
+            return Proposal(id=p.id, diff=diff, sha256=p.sha256, files=p.files)
+        r = verdict.rejected
+        if r is None or r.reason not in REJECT_REASONS:
+            return Rejection(reason="not-recorded", detail="the recorded verdict is not readable")
+        return Rejection.model_validate({"reason": r.reason, "detail": r.detail})
 
 
 def _limits(trace: RunTrace) -> Limits:
     for step in _agent_steps(trace):
-        if step.type == "decision" and isinstance(step.result, dict) and "limits" in step.result:
+        start = _start(step)
+        if start is not None and start.limits:
             known = {f.name for f in dataclasses.fields(Limits)}  # traces outlive field names
-            return Limits(**{k: v for k, v in step.result["limits"].items() if k in known})
+            values: dict[str, Any] = {k: v for k, v in start.limits.items() if k in known}
+            return Limits(**values)
     return Limits()
 
 
@@ -138,8 +155,9 @@ def replay(
 
 def _prompt_version(trace: RunTrace) -> str:
     for step in _agent_steps(trace):
-        if step.type == "llm_call" and isinstance(step.arguments, dict):
-            return str(step.arguments.get("prompt_version") or "v1")
+        request = read(ModelRequest, step.arguments) if step.type == "llm_call" else None
+        if request is not None:
+            return request.prompt_version or "v1"
     return "v1"
 
 

@@ -13,9 +13,6 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-READ_CAP = 64 * 1024
-"""Bytes of one file shown per read."""
-
 SCAN_CAP = 16 * 1024 * 1024
 """Bytes of one file scanned to reach a line range or to search it."""
 

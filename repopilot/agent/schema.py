@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from repopilot.agent.limits import Limits
 from repopilot.llm.base import ToolSpec
 from repopilot.records import CATEGORIES
 from repopilot.safety.jsonbound import MAX_JSON_DEPTH, depth_of
@@ -68,7 +69,9 @@ class GetLog(_Args):
 class ProposeFix(_Args):
     """Finish: give the diagnosis, its category, your confidence, and optionally a unified diff."""
 
-    diagnosis: str = Field(min_length=1, max_length=4000, description="what failed and why")
+    diagnosis: str = Field(
+        min_length=1, max_length=Limits.max_diagnosis_chars, description="what failed and why"
+    )
     category: str = Field(json_schema_extra={"enum": list(CATEGORIES)})
     diff: str | None = Field(
         default=None,

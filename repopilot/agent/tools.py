@@ -1,9 +1,10 @@
 """The agent's read-only tools over a checkout (DESIGN.md Contract 4; SECURITY.md §6).
 
 The Toolbox answers validated arguments (repopilot.agent.schema) with raw text; the loop redacts and
-fences every output before the model sees it. Paths go through the Sandbox, git through GitReader;
-each output is capped (64 KiB) and the run as a whole too (1 MiB). Nothing here executes repository
-content or touches the network.
+fences every output before the model sees it, and its guards bound the run's output as a whole.
+Paths go through the Sandbox, git through GitReader; each output is capped (`Limits.read_bytes`),
+searches and log reads too (`Limits`). Nothing here executes repository content or touches the
+network.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import regex
 from pydantic import BaseModel
 
 from repopilot.agent.gitread import GitReader
-from repopilot.agent.sandbox import READ_CAP, Sandbox, SandboxError
+from repopilot.agent.limits import Limits
+from repopilot.agent.sandbox import Sandbox, SandboxError
 from repopilot.agent.schema import (
     GetLog,
     GitDiff,
@@ -28,14 +30,7 @@ from repopilot.agent.schema import (
     ToolError,
 )
 
-RUN_CAP = 1024 * 1024
-"""Bytes of tool output per run; after that every tool answers that the budget is spent."""
-
-MAX_MATCHES = 50
-LOG_LINES = 400
-SEARCH_FILE_TIMEOUT_S = 0.5
-SEARCH_DEADLINE_S = 10.0
-SEARCH_FILE_CAP = 4 * 1024 * 1024  # bytes of one file searched
+SEARCH_FILE_CAP = 4 * 1024 * 1024  # bytes of one file searched (memory, not a budget)
 
 
 class Tools(Protocol):
@@ -49,19 +44,27 @@ LogSource = Callable[[], Iterable[Any]]
 
 
 class Toolbox:
-    """Real tools over a checkout at `root`; `base_ref` is the PR base for git_diff (None: unknown)."""
+    """Real tools over a checkout at `root`; `base_ref` is the PR base for git_diff (None: unknown).
 
-    def __init__(self, root: str, *, base_ref: str | None = None, log: LogSource | None = None):
+    `limits` bounds each call (bytes, matches, lines, seconds); `clock` times the search deadline.
+    The Toolbox keeps no per-run state: the loop's guards count the run's output."""
+
+    def __init__(
+        self,
+        root: str,
+        *,
+        base_ref: str | None = None,
+        log: LogSource | None = None,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.sandbox = Sandbox(root)
         self.git = GitReader(self.sandbox.root, base_ref)
         self.log = log
-        self.spent = 0
+        self.limits = limits or Limits()
+        self.clock = clock
 
     def execute(self, name: str, args: BaseModel) -> str:
-        if self.spent >= RUN_CAP:
-            raise ToolError(
-                f"the per-run output budget ({RUN_CAP // 1024} KiB) is spent; answer now"
-            )
         handler = {
             "read_file": self._read_file,
             "list_files": self._list_files,
@@ -76,9 +79,8 @@ class Toolbox:
             out = handler(args)  # type: ignore[operator]
         except SandboxError as exc:
             raise ToolError(str(exc)) from None
-        out = _cap(out, READ_CAP, "output truncated at 64 KiB; narrow the request")
-        self.spent += len(out.encode("utf-8", "replace"))
-        return out
+        cap = self.limits.read_bytes
+        return _cap(out, cap, f"output truncated at {_size(cap)}; narrow the request")
 
     def _read_file(self, a: ReadFile) -> str:
         start, end = a.start_line or 1, a.end_line or 10**9
@@ -91,7 +93,7 @@ class Toolbox:
             line = f"{number:>6}  {raw.decode('utf-8', 'replace').rstrip()}\n"
             if number > end:
                 break
-            if size + len(line) > READ_CAP:
+            if size + len(line) > self.limits.read_bytes:
                 more = True
                 break
             out.append(line)
@@ -99,7 +101,8 @@ class Toolbox:
         if not out:
             return f"{a.path}: no lines in range {start}-{a.end_line or 'end'}"
         text = "".join(out)
-        return text + (f"[truncated at 64 KiB; read on with start_line={number}]\n" if more else "")
+        cut = _size(self.limits.read_bytes)
+        return text + (f"[truncated at {cut}; read on with start_line={number}]\n" if more else "")
 
     def _list_files(self, a: ListFiles) -> str:
         entries = self.sandbox.list_dir(a.path)
@@ -113,19 +116,22 @@ class Toolbox:
         except regex.error:
             rx = regex.compile(regex.escape(a.pattern))
         hits: list[str] = []
-        deadline = time.monotonic() + SEARCH_DEADLINE_S
+        lim = self.limits
+        deadline = self.clock() + lim.search_deadline_s
         for rel in self.sandbox.walk_files(a.path):
-            if time.monotonic() > deadline:
-                hits.append(f"[search stopped after {SEARCH_DEADLINE_S:.0f} s; narrow the path]")
+            if self.clock() > deadline:
+                hits.append(
+                    f"[search stopped after {lim.search_deadline_s:.0f} s; narrow the path]"
+                )
                 break
             try:
                 text = self.sandbox.read_bytes(rel, SEARCH_FILE_CAP).decode("utf-8", "replace")
             except SandboxError:
                 continue  # binary or unreadable: not searchable
-            for number, line in _matching_lines(rx, text):
+            for number, line in _matching_lines(rx, text, lim.search_file_timeout_s):
                 hits.append(f"{rel}:{number}: {line.rstrip()[:200]}")
-                if len(hits) >= MAX_MATCHES:
-                    return "\n".join(hits) + f"\n[stopped at {MAX_MATCHES} matches]"
+                if len(hits) >= lim.search_matches:
+                    return "\n".join(hits) + f"\n[stopped at {lim.search_matches} matches]"
         return "\n".join(hits) if hits else f"no match for {a.pattern!r}"
 
     def _pathspec(self, path: str | None) -> list[str]:
@@ -140,11 +146,11 @@ class Toolbox:
     def _get_log(self, a: GetLog) -> str:
         if self.log is None:
             return "The failing job's log is not available in this run."
-        start = a.start_line
-        end = a.end_line or (start + LOG_LINES - 1 if start else None)
+        start, lines = a.start_line, self.limits.log_lines
+        end = a.end_line or (start + lines - 1 if start else None)
         tail = start is None and end is None
         # Without a range, the last lines: where a failing job usually says why.
-        window: deque[str] = deque(maxlen=LOG_LINES if tail else None)
+        window: deque[str] = deque(maxlen=lines if tail else None)
         for item in self.log():
             number, text = _pair(item)
             if end and number > end:
@@ -152,7 +158,7 @@ class Toolbox:
             if start and number < start:
                 continue
             window.append(f"{number:>7}  {text.rstrip()}")
-            if not tail and len(window) >= LOG_LINES:
+            if not tail and len(window) >= lines:
                 break
         if not window:
             return "no log lines in that range"
@@ -160,11 +166,13 @@ class Toolbox:
         return head + "\n".join(window)
 
 
-def _matching_lines(rx: regex.Pattern[str], text: str) -> Iterator[tuple[int, str]]:
+def _matching_lines(
+    rx: regex.Pattern[str], text: str, timeout_s: float
+) -> Iterator[tuple[int, str]]:
     """(line number, line) of each line holding a match; one whole-file scan with a timeout."""
     number, pos, last = 1, 0, 0
     try:
-        for m in rx.finditer(text, timeout=SEARCH_FILE_TIMEOUT_S):
+        for m in rx.finditer(text, timeout=timeout_s):
             number += text.count("\n", pos, m.start())
             pos = m.start()
             if number == last:
@@ -188,3 +196,7 @@ def _cap(text: str, limit: int, note: str) -> str:
     if len(data) <= limit:
         return text
     return data[:limit].decode("utf-8", "ignore") + f"\n[{note}]"
+
+
+def _size(limit: int) -> str:
+    return f"{limit // 1024} KiB" if limit % 1024 == 0 else f"{limit} bytes"

@@ -11,17 +11,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from repopilot.records import RejectReason
+
 
 class Refused(Exception):
     """One rejection: a reason code of DESIGN.md and a one-line detail."""
 
-    def __init__(self, reason: str, detail: str) -> None:
+    def __init__(self, reason: RejectReason, detail: str) -> None:
         detail = (detail.strip().splitlines() or [reason])[0][:300]
         super().__init__(f"{reason}: {detail}")
-        self.reason, self.detail = reason, detail
+        self.reason: RejectReason = reason
+        self.detail = detail
 
 
-_MODES = {"100644": None, "100755": None, "120000": "symlink", "160000": "submodule"}
+_MODES: dict[str, RejectReason | None] = {
+    "100644": None,
+    "100755": None,
+    "120000": "symlink",
+    "160000": "submodule",
+}
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(?: |$)")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d[ T]")
 _OCTAL = re.compile(r"[0-3][0-7][0-7]")
@@ -185,8 +193,8 @@ def read_sections(diff: str) -> list[FileSection]:
             mode = m["m"] or m["im"]
             if mode is not None and mode not in _MODES:
                 raise Refused("parse-error", f"{where}: unsupported file mode {mode}")
-            if mode is not None and _MODES[mode]:
-                raise Refused(_MODES[mode], f"{where}: mode {mode} ({_MODES[mode]})")
+            if mode is not None and (refused := _MODES[mode]):
+                raise Refused(refused, f"{where}: mode {mode} ({refused})")
             cur.created |= line.startswith("new file mode")
             cur.deleted |= line.startswith("deleted file mode")
             cur.mode_change |= line.startswith(("old mode", "new mode"))
