@@ -23,9 +23,12 @@ CONTRACT_KEYS = {
     "hint",
     "evidence",
     "captures",
+    "job",
+    "step",
 }
 
 
+@pytest.mark.integration
 def test_contract1_json_shape_and_verdict():
     (r,) = classify_json(str(LOGS / "pytest-gha.log"))
     assert set(r) == CONTRACT_KEYS
@@ -41,12 +44,14 @@ def test_contract1_json_shape_and_verdict():
     assert all(e["text"] != "##[error]Process completed with exit code 1." for e in r["evidence"])
 
 
+@pytest.mark.integration
 def test_priority_beats_closeness():
     # the summary line is closer to the end but has a lower priority than the FAILED line
     (r,) = classify_json(str(LOGS / "pytest-gha.log"))
     assert r["evidence"][0]["line"] == 10
 
 
+@pytest.mark.integration
 def test_every_input_format_gives_one_result_per_job():
     res = classify_json(
         str(LOGS / "pytest-gha.log.gz"), str(LOGS / "ghcli.log"), str(LOGS / "run.zip")
@@ -63,11 +68,13 @@ def test_every_input_format_gives_one_result_per_job():
     assert res[2]["evidence"][0]["line"] == 5  # physical line of the gh --log file
 
 
+@pytest.mark.integration
 def test_step_limited_pattern_only_matches_in_its_step():
     (r,) = classify_json(str(LOGS / "ghcli.log"))[1:]
     assert r["pattern_id"] == "t.go.fail"
 
 
+@pytest.mark.integration
 def test_stdin_is_read(tmp_path):
     proc = cli(
         "classify",
@@ -84,11 +91,13 @@ def test_stdin_is_read(tmp_path):
     assert r["evidence"][0]["line"] == 2
 
 
+@pytest.mark.integration
 def test_passing_log_is_no_failure_even_with_scary_words():
     (r,) = classify_json(str(LOGS / "passing-gha.log"))
     assert r["category"] == "no_failure" and r["evidence"] == [] and r["decided_by"] == "none"
 
 
+@pytest.mark.integration
 def test_unknown_failure_gives_best_guess_evidence():
     (r,) = classify_json(str(LOGS / "unknown-gha.log"))
     assert r["category"] == "unknown" and r["decided_by"] == "none" and r["pattern_id"] is None
@@ -97,11 +106,13 @@ def test_unknown_failure_gives_best_guess_evidence():
     assert all(e["line"] != 2 for e in r["evidence"])
 
 
+@pytest.mark.integration
 def test_cancellation():
     (r,) = classify_json(str(LOGS / "cancel-gha.log"))
     assert r["category"] == "timeout_cancelled" and r["evidence"][0]["line"] == 3
 
 
+@pytest.mark.integration
 def test_text_format_shows_evidence_context_and_hint():
     proc = cli("classify", "--patterns", str(PATTERNS), str(LOGS / "pytest-gha.log"))
     out = proc.stdout.decode()
@@ -112,6 +123,7 @@ def test_text_format_shows_evidence_context_and_hint():
     assert "hint:       Run `pytest tests/a.py::test_b`." in out
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("content", "needle"),
     [(b"", "empty log"), (b"\0\0\0\0\0\0\0binary", "binary input")],
@@ -125,6 +137,7 @@ def test_unusable_input_is_one_line_and_nonzero(tmp_path, content, needle):
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.integration
 def test_bad_yaml_reports_file_and_line(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("ecosystem: x\npatterns:\n  - id: a\n    regex: [unclosed\n")
@@ -133,6 +146,7 @@ def test_bad_yaml_reports_file_and_line(tmp_path):
     assert proc.returncode == 2 and f"{bad}:" in err and "invalid YAML" in err
 
 
+@pytest.mark.unit
 def test_invalid_regex_names_the_pattern(tmp_path):
     f = tmp_path / "x.yaml"
     f.write_text(
@@ -146,6 +160,7 @@ def test_invalid_regex_names_the_pattern(tmp_path):
         load_file(f)
 
 
+@pytest.mark.unit
 def test_schema_violation_points_at_the_pattern_line(tmp_path):
     f = tmp_path / "x.yaml"
     f.write_text(
@@ -157,6 +172,7 @@ def test_schema_violation_points_at_the_pattern_line(tmp_path):
         load_file(f)
 
 
+@pytest.mark.unit
 def test_duplicate_ids_rejected(tmp_path):
     body = (
         "ecosystem: x\npatterns:\n  - id: dup.one\n    category: other\n    regex: 'abcd'\n"
@@ -168,6 +184,7 @@ def test_duplicate_ids_rejected(tmp_path):
         load_library(tmp_path)
 
 
+@pytest.mark.integration
 def test_redos_pattern_times_out_is_reported_and_run_goes_on(tmp_path):
     lib = tmp_path / "lib"
     lib.mkdir()
@@ -189,6 +206,7 @@ def test_redos_pattern_times_out_is_reported_and_run_goes_on(tmp_path):
     assert "pattern x.evil hit the regex timeout" in proc.stderr.decode()
 
 
+@pytest.mark.unit
 def test_classifier_api_reuses_compiled_library():
     c = Classifier(load_library(PATTERNS))
     first = c.classify_path(LOGS / "pytest-gha.log")[0]
@@ -196,6 +214,7 @@ def test_classifier_api_reuses_compiled_library():
     assert first == again and first.step_lines == (4, 14)
 
 
+@pytest.mark.integration
 def test_lone_cr_shows_what_a_terminal_shows(tmp_path):
     log = tmp_path / "travis.log"
     log.write_bytes(
@@ -206,6 +225,7 @@ def test_lone_cr_shows_what_a_terminal_shows(tmp_path):
     assert r["category"] == "oom_disk" and r["evidence"][0]["line"] == 2
 
 
+@pytest.mark.integration
 def test_specific_hit_counts_as_failure_without_exit_code_line(tmp_path):
     ts = "2026-01-02T03:04:05.0000000Z "
     log = tmp_path / "truncated.log"
@@ -218,9 +238,11 @@ def test_specific_hit_counts_as_failure_without_exit_code_line(tmp_path):
         f"{ts}##[group]Run pytest\n{ts}##[endgroup]\n{ts}FAILED tests/a.py::test_b - boom\n"
     )
     (r,) = classify_json(str(log))
-    assert r["category"] == "no_failure"  # priority 80: not enough without an exit code
+    # An excerpt (no exit line, no job end) that states a failure is a failure (issue 10).
+    assert r["category"] == "test_failure"
 
 
+@pytest.mark.integration
 def test_secrets_in_evidence_are_redacted(tmp_path):
     ts = "2026-01-02T03:04:05.0000000Z "
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0" * 2
@@ -236,6 +258,7 @@ def test_secrets_in_evidence_are_redacted(tmp_path):
     assert r["evidence"][0]["line"] == 3 and "[REDACTED:" in r["evidence"][0]["text"]
 
 
+@pytest.mark.integration
 def test_travis_command_mid_line_is_a_step_and_points_at_the_failing_command(tmp_path):
     log = tmp_path / "travis.log"
     log.write_bytes(

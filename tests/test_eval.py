@@ -16,6 +16,8 @@ import pytest
 from repopilot.cli import main
 from repopilot.engine.evaluate import Outcome, Rate, Report, family, gha_cases
 
+pytestmark = pytest.mark.unit
+
 FIX = Path(__file__).parent / "fixtures" / "eval"
 GHA = FIX / "gha"
 CHUNKS = FIX / "logchunks"
@@ -30,18 +32,21 @@ def test_gha_numbers(capsys):
     data = run_json(capsys, "gha", str(GHA), str(GHA / "labels.csv"))
     assert data["logs"] == 5 and data["passing_logs"] == 2
     assert data["accuracy"] == 0.8  # mislabelled.log is lint_format, labelled type_check
-    assert data["key_line"] == 1.0
+    # Contract 1 (issue 10): py-pytest's assertion `E   assert 3 == 4` comes first, its labelled
+    # FAILED line second: a strict miss, a hit in Contract 1 order.
+    assert data["key_line"] == 0.8 and data["key_line_contract"] == 1.0
     assert data["decided"] == 1.0
     assert data["false_positives"] == 0.5  # pass-noisy.log has a missing-secret error
     assert data["per_ecosystem"]["python"] == {
         "logs": 2,
         "accuracy": 0.5,
-        "key_line": 1.0,
+        "key_line": 0.5,
+        "key_line_contract": 1.0,
         "decided": 1.0,
     }
     assert data["per_ecosystem"]["go"]["accuracy"] == 1.0  # ambiguous row: secondary accepted
-    assert [m["id"] for m in data["misses"]] == ["mislabelled"]
-    miss = data["misses"][0]
+    assert [m["id"] for m in data["misses"]] == ["py-pytest", "mislabelled"]
+    miss = data["misses"][1]
     assert (miss["expected"], miss["got"], miss["evidence_line"], miss["key_line"]) == (
         "type_check",
         "lint_format",
@@ -53,15 +58,17 @@ def test_gha_numbers(capsys):
     assert data["confusion"] == {"type_check -> lint_format": 1}
     met = {t["metric"]: t["met"] for t in data["targets"]}
     assert met == {"accuracy": False, "key_line": True, "decided": True, "false_positives": False}
+    assert data["per_repository"]["?"]["passing_logs"] == 2  # no repo column, no workspace path
 
 
 def test_gha_text_report(capsys):
     assert main(["eval", "gha", str(GHA), str(GHA / "labels.csv")]) == 0
     out = capsys.readouterr().out
     assert "category accuracy           4/5  80.0%" in out
-    assert "key-line hit                5/5 100.0%" in out
+    assert "key-line hit                4/5  80.0%" in out
+    assert "key line, Contract 1 order  5/5 100.0%" in out
     assert "false positives (passing)   1/2  50.0%" in out
-    assert "target accuracy >= 90%: MISSED" in out
+    assert "target accuracy >= 95%: MISSED" in out
     assert "mislabelled  type_check" in out and "line 4 vs key 4" in out
     assert "category confusion (expected -> got):\n  type_check -> lint_format: 1" in out
     assert "pass-noisy  got permission_secret  infra.perm.input-required  line 4" in out

@@ -1,9 +1,14 @@
 """The matching engine's verdict: one per job, from one streaming scan (repopilot/engine/scan.py).
 
-Arbitration: find the failing step (the first non-zero exit code, else the last `##[error]`),
-take the pattern hits inside it, and pick by priority, then specificity, then closeness to the
-step's end. Boilerplate (`Process completed with exit code N.`) is never evidence. A failure that
-no pattern decides is `unknown`, with best-guess error-like lines near the failing step's end.
+Order of decisions:
+1. Structure (engine/structure.py): did the job fail, which step, where did it end.
+2. Patterns score the hits inside that region first: non-wrapper over wrapper, then priority,
+   specificity and closeness to where the failure was reported. The runner's exit line and
+   passing-test lines are never evidence.
+3. Evidence order (engine/order.py): the specific error over its wrapper, a failing test's
+   assertion message first with the test's line second.
+4. No pattern: the fallback (engine/fallback.py) points at the last block of error-looking lines
+   before the failing step ended, with a keyword-family category guess at low confidence.
 """
 
 from __future__ import annotations
@@ -12,26 +17,25 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from repopilot.engine.fallback import LOOKBACK, Line, anchor_for, guess, read_region
 from repopilot.engine.library import Pattern, load_library
+from repopilot.engine.order import assertion_for, is_wrapper, specific_before
 from repopilot.engine.scan import Hit, Scanner, ScanResult
 from repopilot.engine.scansplit import eligible, split_scan
+from repopilot.engine.structure import RUNNER_EXIT, Structure, analyze, is_passing_test
 from repopilot.logs.reader import JobLog, iter_lines, open_logs
 from repopilot.records import Evidence, Verdict
 from repopilot.safety.redact import redact
 
-BOILERPLATE = re.compile(
-    r"^(?:##\[error\])?(?:Error: )?Process completed with exit code \d+\.?\s*$", re.I
-)
-_STRONG = re.compile(r"(?i)\b(?:error|fatal|exception|failed|failure|panic)\b|\berr!")
+BOILERPLATE = RUNNER_EXIT
 DEFAULT_CONTEXT = (2, 3)
 MAX_EVIDENCE = 5
-NEAR_FOCUS = 60  # lines before the failure report that count as 'near' for a best guess
 
 
 @dataclass(frozen=True, slots=True)
 class Scope:
-    step: int  # index into ScanResult.steps, -1 when the log has no steps
     start: int
     end: int  # last line of the failing step
     focus: int  # the line the failure was reported at (exit code line), for closeness
@@ -44,15 +48,21 @@ class Classifier:
         self.patterns = patterns if patterns is not None else load_library()
         self.scanner = Scanner(self.patterns, timeout)
 
-    def classify_path(self, path: str | Path) -> list[Verdict]:
-        return [self.classify(job) for job in open_logs(str(path))]
+    def classify_path(self, path: str | Path, assume_failed: bool = False) -> list[Verdict]:
+        return [self.classify(job, assume_failed) for job in open_logs(str(path))]
 
-    def classify(self, job: JobLog) -> Verdict:
+    def classify(self, job: JobLog, assume_failed: bool = False) -> Verdict:
+        """`assume_failed`: the job is known to have failed (the API's conclusion, or the CLI's
+        `--assume-failed`), so the verdict is never `no_failure`."""
         res = split_scan(self.scanner, job) if eligible(job) else None
         if res is None:
             res = self.scanner.scan(job)
         timeouts = tuple(sorted(res.timeouts))
-        if not _failed(job, res):
+        hits = [
+            h for h in res.hits if not BOILERPLATE.match(h.text) and not is_passing_test(h.text)
+        ]
+        st = analyze(job, res, hits, assume_failed)
+        if not st.failed:
             return Verdict(
                 source=job.source,
                 job=job.name,
@@ -61,49 +71,22 @@ class Classifier:
                 title="No failure found",
                 timeouts=timeouts,
             )
-        scope = _scope(res)
-        step_name = res.steps[scope.step][1] if scope.step >= 0 else None
-        common = dict(
+        scope = Scope(st.start, st.end, st.focus)
+        common: dict[str, Any] = dict(
             source=job.source,
             job=job.name,
-            step=step_name,
+            step=st.step.name if st.step else None,
             step_lines=(scope.start, scope.end),
             timeouts=timeouts,
         )
-        hits = _in_scope(res.hits, scope)
-        if hits:
-            return _pattern_verdict(job, hits, scope, common)
-        return _unknown_verdict(job, res, scope, common)
-
-
-SURE_FAILURE = 85  # a hit this specific signals a failure even when the log shows no exit code
-
-
-def _failed(job: JobLog, res: ScanResult) -> bool:
-    if any(code != 0 for _, _, code in res.exit_lines) or res.errors or res.failure_marker:
-        return True
-    if res.success_marker or any(code == 0 for _, _, code in res.exit_lines[-1:]):
-        return False
-    if job.fmt in ("gha", "ghcli"):
-        # Truncated logs and container actions that die without an exit-code line.
-        return any(h.pattern.spec.priority >= SURE_FAILURE for h in res.hits)
-    return bool(res.hits)
-
-
-def _scope(res: ScanResult) -> Scope:
-    marks = [(line, step) for line, step, code in res.exit_lines if code != 0]
-    marks = marks[:1] or [(line, step) for line, step, _ in res.errors[-1:]]
-    if not marks or not res.steps:
-        focus = marks[0][0] if marks else res.lines
-        return Scope(-1, 1, max(res.lines, focus), focus)
-    focus, step = marks[0]
-    start = res.steps[step][0] if step >= 0 else 1
-    nxt = res.steps[step + 1][0] - 1 if step + 1 < len(res.steps) else res.lines
-    return Scope(step, start, max(nxt, focus), focus)
+        inside = _in_scope(hits, scope)
+        if inside:
+            return _pattern_verdict(job, res, inside, scope, common)
+        return _unknown_verdict(job, res, st, common)
 
 
 def _in_scope(hits: Iterable[Hit], scope: Scope) -> list[Hit]:
-    good = [h for h in hits if not BOILERPLATE.match(h.text)]
+    good = list(hits)
     inside = [h for h in good if scope.start <= h.line <= scope.end]
     if inside:
         return inside
@@ -111,28 +94,45 @@ def _in_scope(hits: Iterable[Hit], scope: Scope) -> list[Hit]:
     return [h for h in good if h.line <= scope.end] or good
 
 
+def _wrapper(p: Pattern, hits: list[Hit]) -> bool:
+    return bool(getattr(p.spec, "wrapper", False)) or is_wrapper(hits[0].text)
+
+
 def _rank(pattern: Pattern, hits: list[Hit], scope: Scope) -> tuple:
     last = max(h.line for h in hits)
-    return (pattern.spec.priority, pattern.specificity, -abs(scope.focus - last))
+    return (
+        not _wrapper(pattern, hits),
+        pattern.spec.priority,
+        pattern.specificity,
+        -abs(scope.focus - last),
+    )
 
 
-def _pattern_verdict(job: JobLog, hits: list[Hit], scope: Scope, common: dict) -> Verdict:
+def _pattern_verdict(
+    job: JobLog, res: ScanResult, hits: list[Hit], scope: Scope, common: dict
+) -> Verdict:
     groups: dict[str, list[Hit]] = {}
     for h in hits:
         groups.setdefault(h.pattern.id, []).append(h)
+    for g in groups.values():
+        g.sort(key=lambda h: h.line)
     ranked = sorted(groups.values(), key=lambda g: _rank(g[0].pattern, g, scope), reverse=True)
     best = ranked[0]
     p = best[0].pattern
-    first = min(best, key=lambda h: h.line)
-    evidence = [first] + [h for h in sorted(best, key=lambda h: h.line) if h.line != first.line][:2]
+    first = best[0]
+    lines: list[tuple[int, str]] = [(h.line, h.text) for h in best[:3]]
     for g in ranked[1:]:
-        if len(evidence) >= MAX_EVIDENCE:
+        if len(lines) >= MAX_EVIDENCE:
             break
-        h = min(g, key=lambda h: h.line)
-        if all(h.line != e.line for e in evidence):
-            evidence.append(h)
+        if all(g[0].line != n for n, _ in lines):
+            lines.append((g[0].line, g[0].text))
+    lead, assertion = _lead(job, res, p, first, best, scope)
+    if lead is not None:
+        lines = [(lead.number, lead.text)] + [x for x in lines if x[0] != lead.number]
+        lines = lines[:MAX_EVIDENCE]
     caps = {k: _safe(v) for k, v in first.captures.items()}
     values = {**caps, "count": str(len(best)), "step": common.get("step") or ""}
+    ctx_line = lead.number if lead is not None else first.line
     return Verdict(
         category=p.spec.category,
         confidence=p.spec.confidence,
@@ -140,44 +140,58 @@ def _pattern_verdict(job: JobLog, hits: list[Hit], scope: Scope, common: dict) -
         pattern_id=p.id,
         title=fill(p.spec.title, values),
         hint=fill(p.spec.hint, values),
-        evidence=tuple(Evidence(line=h.line, text=_safe(h.text)) for h in evidence),
+        evidence=tuple(Evidence(line=n, text=_safe(t)) for n, t in lines),
         captures=caps,
         kind=p.kind,  # type: ignore[arg-type]
         ambiguous=p.spec.ambiguous,
-        context=_context(job, first.line, first.anchor, p),
+        context=_context(job, ctx_line, anchor_for(res, ctx_line), p),
+        assertion_first=assertion,
         **common,
     )
 
 
-def _unknown_verdict(job: JobLog, res: ScanResult, scope: Scope, common: dict) -> Verdict:
-    pool = [g for g in res.generic.get(scope.step, ()) if g[0] <= scope.end]
-    if not pool and scope.step >= 0:
+def _lead(
+    job: JobLog, res: ScanResult, p: Pattern, first: Hit, best: list[Hit], scope: Scope
+) -> tuple[Line | None, bool]:
+    """A line to put before the pattern's first hit (engine/order.py), and whether it is a
+    test's assertion message."""
+    if _wrapper(p, best):
+        lo = max(scope.start, first.line - LOOKBACK)
+        specific = specific_before(read_region(job, res, lo, first.line), first.line, lo)
+        return specific, False
+    if p.spec.category == "test_failure":
+        lo = max(scope.start, first.line - 600)
+        lines = read_region(job, res, lo, first.line + 40)
+        test = next((ln for ln in lines if ln.number == first.line), None)
+        msg = assertion_for(test, lines) if test is not None else None
+        if msg is not None:
+            return msg, True
+    return None, False
+
+
+def _unknown_verdict(job: JobLog, res: ScanResult, st: Structure, common: dict) -> Verdict:
+    lo = max(st.start, st.focus - LOOKBACK)
+    lines = read_region(job, res, lo, st.focus)
+    g = guess(lines, st.focus, st.script_errors)
+    evidence = tuple(Evidence(line=ln.number, text=_safe(ln.text)) for ln in g.lines)
+    if not evidence and st.step is not None and st.step.name:
         # Nothing error-like in the failing step: the command that failed is the best pointer.
-        line, name = res.steps[scope.step]
-        pool = [(line, f"##[group]{name}" if job.fmt == "gha" else name, None)]
-    if not pool:
-        pool = [g for lines in res.generic.values() for g in lines if g[0] <= scope.focus]
-    pool = [g for g in pool if not BOILERPLATE.match(g[1])]
-    # Near the point of failure first, then the error-like wording, then the latest.
-    near = scope.focus - NEAR_FOCUS
-
-    def rank(g):
-        return (near <= g[0] <= scope.focus, bool(_STRONG.search(g[1])), g[0])
-
-    ranked = sorted(pool, key=rank, reverse=True)
-    chosen = ranked[:3]
-    context: tuple[Evidence, ...] = ()
-    if chosen and chosen[0][2] is not None:
-        context = _context(job, chosen[0][0], chosen[0][2], None)
+        evidence = (Evidence(line=st.step.start, text=_safe(st.step.name)),)
+    context = (
+        _context(job, evidence[0].line, anchor_for(res, evidence[0].line), None) if evidence else ()
+    )
     step = common.get("step")
+    guessed = g.category != "unknown"
     return Verdict(
-        category="unknown",
-        confidence=0.2,
+        category=g.category,  # type: ignore[arg-type]
+        confidence=g.confidence,
         decided_by="none",
-        title=f"Unrecognized failure in {step}" if step else "Unrecognized failure",
+        title=(f"Unrecognized failure in {step}" if step else "Unrecognized failure")
+        + (f" (looks like {g.category.replace('_', ' ')})" if guessed else ""),
         hint="No pattern recognizes this failure; read the evidence lines and the step's end.",
-        evidence=tuple(Evidence(line=n, text=_safe(t)) for n, t, _ in chosen),
+        evidence=evidence,
         context=context,
+        ambiguous=guessed,  # a guess: the LLM (when configured) still gets to look
         **common,
     )
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from repopilot.engine.corpusrepo import project_of
 from repopilot.errors import EvalError
 from repopilot.records import Verdict
 
@@ -33,6 +34,7 @@ class GhaCase:
     category: str
     accepted: frozenset[str]
     key_line: int | None
+    repo: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,8 @@ class Outcome:
     key_line: int | None = None  # gha: the labelled line
     span: tuple[int, int] | None = None  # logchunks: the labelled chunk
     error: str | None = None
+    repository: str = "?"  # the project that ran the job (engine/corpusrepo.py)
+    assertion_first: bool = False  # evidence[0] is a test's message, evidence[1] the test's line
 
     @property
     def category_ok(self) -> bool:
@@ -61,12 +65,23 @@ class Outcome:
         return bool(self.evidence) and self.evidence[0] == self.key_line
 
     @property
+    def key_ok_contract(self) -> bool:
+        """Contract 1 puts a failing test's assertion message first and the test's line second:
+        a label on the test's line is then met at evidence[1]."""
+        if self.key_ok:
+            return True
+        return self.assertion_first and len(self.evidence) > 1 and self.evidence[1] == self.key_line
+
+    @property
     def first_inside(self) -> bool:
-        return bool(self.span and self.evidence) and _inside(self.evidence[0], self.span)
+        return (
+            self.span is not None and bool(self.evidence) and _inside(self.evidence[0], self.span)
+        )
 
     @property
     def any_inside(self) -> bool:
-        return bool(self.span) and any(_inside(n, self.span) for n in self.evidence)
+        span = self.span
+        return span is not None and any(_inside(n, span) for n in self.evidence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +125,12 @@ class Report:
         out: dict[str, list[Outcome]] = {}
         for o in self.outcomes:
             out.setdefault(o.family, []).append(o)
+        return dict(sorted(out.items()))
+
+    def repositories(self, negatives: bool = False) -> dict[str, list[Outcome]]:
+        out: dict[str, list[Outcome]] = {}
+        for o in self.negatives if negatives else self.outcomes:
+            out.setdefault(o.repository, []).append(o)
         return dict(sorted(out.items()))
 
 
@@ -164,6 +185,7 @@ def gha_cases(directory: Path, labels: Path) -> list[GhaCase]:
                 category=row["category"].strip(),
                 accepted=frozenset(accepted),
                 key_line=_int(row["key_line_no"], where),
+                repo=(row.get("repo") or "").strip(),
             )
         )
     return cases
@@ -183,10 +205,19 @@ def _verdict(classify: Classify, path: Path) -> tuple[Verdict | None, str | None
 
 
 def _outcome(
-    classify: Classify, path: Path, ident: str, fam: str, expected: str, accepted, **kw
+    classify: Classify,
+    path: Path,
+    ident: str,
+    fam: str,
+    expected: str,
+    accepted,
+    repo: str = "",
+    **kw,
 ) -> Outcome:
     v, err = _verdict(classify, path)
     return Outcome(
+        repository=project_of(path, repo),
+        assertion_first=bool(v and v.assertion_first),
         id=ident,
         family=fam,
         expected=expected,
@@ -203,7 +234,12 @@ def _outcome(
 
 def evaluate_gha(classify: Classify, directory: Path, labels: Path) -> Report:
     """Classify every labelled log and every passing log listed in `negatives.csv`."""
+    if not (directory / "logs").is_dir():
+        raise EvalError(f"{directory}/logs: not a directory (expected DIR/logs/<id>.log)")
     cases = gha_cases(directory, labels)
+    # Every log missing is a wrong DIR, not a corpus of misses (one missing log is a miss).
+    if len(cases) > 1 and not any(c.path.is_file() for c in cases):
+        raise EvalError(f"{directory}/logs: none of the {len(cases)} labelled logs is there")
     report = Report("gha")
     start = time.perf_counter()
     for c in cases:
@@ -215,6 +251,7 @@ def evaluate_gha(classify: Classify, directory: Path, labels: Path) -> Report:
                 family(c.ecosystem),
                 c.category,
                 c.accepted,
+                c.repo,
                 key_line=c.key_line,
             )
         )
@@ -223,8 +260,9 @@ def evaluate_gha(classify: Classify, directory: Path, labels: Path) -> Report:
         for row in _rows(negatives, ("id",)):
             ident = row["id"].strip()
             path = directory / "negatives" / f"{ident}.log"
+            repo = (row.get("repo") or "").strip()
             report.negatives.append(
-                _outcome(classify, path, ident, "passing", "no_failure", {"no_failure"})
+                _outcome(classify, path, ident, "passing", "no_failure", {"no_failure"}, repo)
             )
     report.seconds = time.perf_counter() - start
     return report
@@ -235,15 +273,19 @@ def evaluate_logchunks(classify: Classify, directory: Path, chunks: Path) -> Rep
     base = directory / "logs" if (directory / "logs").is_dir() else directory
     report = Report("logchunks")
     start = time.perf_counter()
-    for i, row in enumerate(_rows(chunks, CHUNK_COLUMNS), start=2):
+    rows = _rows(chunks, CHUNK_COLUMNS)
+    if len(rows) > 1 and not any((base / r["log"]).is_file() for r in rows):
+        raise EvalError(f"{base}: none of the {len(rows)} logs in {chunks} is there")
+    for i, row in enumerate(rows, start=2):
         where = f"{chunks}:{i}"
         lo, hi = _int(row["chunk_start_line"], where), _int(row["chunk_end_line"], where)
         if lo is None or hi is None:  # a few LogChunks rows have a chunk text but no span
             report.skipped.append(f"{where}: {row['log']}: no chunk_start_line/chunk_end_line")
             continue
         fam = (row.get("language") or "").strip() or family(row["log"])
+        repo = (row.get("repo") or "").strip()
         report.outcomes.append(
-            _outcome(classify, base / row["log"], row["log"], fam, "", (), span=(lo, hi))
+            _outcome(classify, base / row["log"], row["log"], fam, "", (), repo, span=(lo, hi))
         )
     report.seconds = time.perf_counter() - start
     return report

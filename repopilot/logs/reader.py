@@ -32,7 +32,11 @@ from repopilot.logs.textnorm import MAX_LINE, display
 
 CHUNK = 1 << 20
 _GHA_TS = re.compile(rb"^\xef?\xbb?\xbf?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
-_GHCLI = re.compile(rb"^\xef?\xbb?\xbf?([^\t\n]*)\t([^\t\n]*)\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
+# The timestamp column may carry the BOM a step's (or, under `UNKNOWN STEP`, the whole job's) log
+# file starts with: gh copies each file's first line as it is.
+_GHCLI = re.compile(
+    rb"^\xef?\xbb?\xbf?([^\t\n]*)\t([^\t\n]*)\t(?:\xef\xbb\xbf)?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+)
 _STEP_RUN = b"##[group]Run "
 
 
@@ -76,15 +80,14 @@ def _sniff(head: bytes, where: str) -> None:
 
 
 def _detect(head: bytes) -> str:
-    for line in head.split(b"\n", 20)[:20]:
-        if not line.strip():
-            continue
-        if _GHCLI.match(line):
-            return "ghcli"
-        if _GHA_TS.match(line):
-            return "gha"
-        return "plain"
-    return "plain"
+    """The format most of the first 20 non-blank lines have: one odd first line (a pasted title,
+    a truncated line) must not turn a timestamped log into a plain one."""
+    votes = {"ghcli": 0, "gha": 0, "plain": 0}
+    for line in [ln for ln in head.split(b"\n", 40)[:40] if ln.strip()][:20]:
+        fmt = "ghcli" if _GHCLI.match(line) else "gha" if _GHA_TS.match(line) else "plain"
+        votes[fmt] += 1
+    best = max(("ghcli", "gha"), key=lambda f: votes[f])
+    return best if votes[best] and votes[best] >= votes["plain"] else "plain"
 
 
 def _file_opener(path: str) -> Callable[[], BinaryIO]:
@@ -176,7 +179,9 @@ def _split_ghcli(job: JobLog) -> list[JobLog]:
             m = _GHCLI.match(line)
             if m:
                 names.setdefault(m.group(1).decode("utf-8", "replace"), None)
-    if len(names) <= 1:
+    if len(names) == 1:  # one job: keep the source, name it by its column
+        return [JobLog(job.source, next(iter(names)), job.opener, "ghcli", path=job.path)]
+    if not names:
         return [job]
     return [JobLog(f"{job.source}!{n}", n, job.opener, "ghcli", job_filter=n) for n in names]
 

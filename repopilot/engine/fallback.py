@@ -1,0 +1,221 @@
+"""What to point at when no pattern decides: the last block of error-looking lines before the
+failing command ended, scored by generic signals only (no tool, no project).
+
+Signals: error words, exception names, `file:line[:col]` locations, ANSI red, `Error:`/`error:`/
+`fatal:` prefixes, a script's own `##[error]` message, and closeness to the end of the step.
+Penalties: warnings, command echoes, the runner's exit line, wrapper lines that only say a command
+failed. The category is a guess from keyword families (disk, permission, network, timeout,
+not-found) and says so with a low confidence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from repopilot.engine.scan import ScanResult
+from repopilot.engine.structure import RUNNER_EXIT, is_passing_test
+from repopilot.logs.reader import JobLog, iter_chunks
+from repopilot.logs.textnorm import annotation, body, display
+
+LOOKBACK = 400  # lines before the end of the failing step that the fallback reads
+MIN_SCORE = 3
+
+_RED = re.compile(rb"\x1b\[(?:[0-9;]*;)?(?:31|91|1;31)m")
+_ERROR_WORD = re.compile(
+    r"(?i)\b(?:error|errors|fatal|failed|failure|fails|exception|panic|denied|refused|"
+    r"abort(?:ed)?|cannot|can't|could not|unable to|not found|no such|invalid|unexpected|"
+    r"undefined|missing|timed out|killed|segmentation fault|traceback)\b|\berr!"
+)
+_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Failure|Fault)\b")
+_LOCATION = re.compile(r"[\w./\\-]+\.\w{1,6}[:(]\d+(?:[:,]\d+)?\)?")
+_PREFIX = re.compile(
+    r"^\s*(?:\[?(?:error|fatal|ERROR|FATAL|Error|E)\]?(?:\[[\w-]+\])?[:!]\s|✖|✗|×)"
+)
+_WARNING = re.compile(r"(?i)^\s*(?:\[?warn(?:ing)?\]?[:!\s]|npm warn|deprecat)")
+_NEGATED = re.compile(r"(?i)\b(?:0|no|zero) (?:errors?|failures?|failed)\b|\berrors?: 0\b")
+_ECHO = re.compile(r"^(?:\+ |\$ |##\[group\]|##\[endgroup\]|Run |shell: |  [A-Z_]+: )")
+# Lines that only say a command failed: the cause is above them.
+WRAPPER = re.compile(
+    r"Execution failed for task '|^FAILURE: Build failed with an exception|^\* What went wrong:|"
+    r"^BUILD FAILED\b|ELIFECYCLE|ERR_PNPM_\w*FAIL|"
+    r"^npm (?:ERR!|error) (?:Test failed\.|code ELIFECYCLE|errno -?\d|Failed at the |"
+    r"A complete log of this run|This is probably not a problem|Lifecycle script |\s*command (?:sh|failed)|"
+    r"\S+@\S+ [\w:-]+: `|path \S|workspace |location )|"
+    r"^error Command failed with exit code \d+|^info Visit https://(?:yarnpkg|classic\.yarnpkg)|"
+    r"\b(?:step script|script|command|process|subprocess) (?:exited|returned|failed) with "
+    r"(?:exit )?(?:code|status) -?\d+|^ERROR: Job failed: |"
+    r"^make(?:\[\d+\])?: \*\*\* .*Error \d+|^ninja: build stopped|"
+    r"^error: could not compile `|^error: Recipe `|^Error: Command failed: |"
+    r"^Error: Process completed with exit code|^\[ERROR\] Failed to execute goal .*There are test failures|"
+    r"^\[ERROR\] (?:-> \[Help 1\]|Re-run Maven|To see the full stack trace|For more information about)"
+)
+
+_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "oom_disk",
+        re.compile(
+            r"(?i)no space left on device|ENOSPC|out of memory|\bOOM\b|"
+            r"MemoryError|heap space|disk quota|Killed\b"
+        ),
+    ),
+    (
+        "permission_secret",
+        re.compile(
+            r"(?i)permission denied|EACCES|EPERM|\b403\b|\b401\b|"
+            r"forbidden|unauthori[sz]ed|authentication (?:failed|required)|"
+            r"bad credentials|access denied|not authorized"
+        ),
+    ),
+    (
+        "network",
+        re.compile(
+            r"(?i)connection (?:refused|reset|timed out|closed)|could not resolve|"
+            r"name or service not known|temporary failure in name resolution|"
+            r"network is unreachable|ECONNRESET|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN|"
+            r"ENOTFOUND|TLS handshake|\b50[234]\b|rate limit"
+        ),
+    ),
+    ("timeout_cancelled", re.compile(r"(?i)timed out|timeout|deadline exceeded|was cancel+ed")),
+    (
+        "config_error",
+        re.compile(
+            r"(?i)command not found|no such file or directory|ENOENT|"
+            r"not found|does not exist|cannot find|is not recognized"
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    number: int
+    text: str  # display text
+    red: bool  # the raw line was coloured red (ANSI)
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """The fallback's pick: evidence lines (best first) and a category guess, or `unknown`."""
+
+    lines: tuple[Line, ...]
+    category: str
+    confidence: float
+
+
+def anchor_for(res: ScanResult, line: int) -> tuple[int, int] | None:
+    """The latest chunk anchor the scan recorded at or before `line` (None: read from the top)."""
+    anchors = [h.anchor for h in res.hits] + [g[2] for q in res.generic.values() for g in q]
+    usable = [a for a in anchors if a[1] <= line]
+    return max(usable, key=lambda a: a[1]) if usable else None
+
+
+def read_region(job: JobLog, res: ScanResult, lo: int, hi: int) -> list[Line]:
+    """Lines `lo..hi` of the job, read from the closest chunk anchor the scan recorded."""
+    lo = max(1, lo)
+    out: list[Line] = []
+    for chunk in iter_chunks(job, anchor_for(res, lo)):
+        raw_lines = chunk.data.split(b"\n")
+        if chunk.data.endswith(b"\n"):
+            raw_lines.pop()
+        if chunk.first_line + len(raw_lines) <= lo:
+            continue
+        for i, raw in enumerate(raw_lines):
+            n = chunk.first_line + i
+            if n > hi:
+                return out
+            if n >= lo:
+                out.append(Line(n, display(raw), bool(_RED.search(raw))))
+    return out
+
+
+HEADER_MAX = 300  # lines of a step's script echo; past this, a missing ##[endgroup] is assumed
+
+
+def without_echo(lines: list[Line]) -> list[Line]:
+    """Drop the runner's echo of a step's script (`##[group]Run ...` to `##[endgroup]`): it
+    says what will run, not what failed."""
+    out: list[Line] = []
+    until = 0
+    for ln in lines:
+        if ln.text.startswith("##[group]Run "):
+            until = ln.number + HEADER_MAX
+            continue
+        if ln.text.startswith("##[endgroup]"):
+            until = 0
+            continue
+        if ln.number > until:
+            out.append(ln)
+    return out
+
+
+def score(line: Line, end: int, span: int) -> float:
+    """Generic error-ness of one line (0 when it cannot be evidence)."""
+    text = body(line.text).strip()
+    if not text or RUNNER_EXIT.match(line.text) or is_passing_test(line.text):
+        return 0.0
+    if _ECHO.match(line.text) or _NEGATED.search(text):
+        return 0.0
+    s = 0.0
+    if annotation(line.text) == "error":
+        s += 4
+    if _PREFIX.match(text):
+        s += 3
+    if _ERROR_WORD.search(text):
+        s += 2
+    if _EXCEPTION.search(text):
+        s += 2
+    if _LOCATION.search(text):
+        s += 1.5
+    if line.red:
+        s += 1
+    if s == 0:
+        return 0.0
+    if _WARNING.match(text) or annotation(line.text) == "warning":
+        s -= 3
+    if WRAPPER.search(text):
+        s -= 2.5
+    # Closer to the end of the step is likelier the cause (at most one point).
+    s += max(0.0, 1.0 - (end - line.number) / max(span, 1))
+    return s
+
+
+def best_block(lines: list[Line], end: int) -> list[tuple[float, Line]]:
+    """The last block of error-looking lines (gaps of up to 3 quiet lines), scored."""
+    span = max(1, len(lines))
+    scored = [(score(ln, end, span), ln) for ln in lines]
+    blocks: list[list[tuple[float, Line]]] = []
+    quiet = 99
+    for sc, ln in scored:
+        if sc > 0:
+            if quiet > 3 or not blocks:
+                blocks.append([])
+            blocks[-1].append((sc, ln))
+            quiet = 0
+        else:
+            quiet += 1
+    strong = [b for b in blocks if max(sc for sc, _ in b) >= MIN_SCORE]
+    return strong[-1] if strong else (blocks[-1] if blocks else [])
+
+
+def guess(lines: list[Line], end: int, script_errors: tuple[tuple[int, str], ...] = ()) -> Guess:
+    """Evidence for an unknown failure: a script's own `##[error]` message first when the failing
+    step printed one, else the strongest line of the last error block (its first on ties)."""
+    picked: list[Line] = []
+    lines = without_echo(lines)
+    if script_errors:
+        picked = [Line(n, t, False) for n, t in script_errors[:3]]
+    else:
+        block = best_block(lines, end)
+        top = max((sc for sc, _ in block), default=0.0)
+        firsts = [ln for sc, ln in block if sc >= top - 0.5]
+        rest = sorted((x for x in block if x[1] not in firsts[:1]), key=lambda x: -x[0])
+        picked = firsts[:1] + [ln for _, ln in rest[:2]]
+    category, confidence = "unknown", 0.2
+    if picked:
+        text = " ".join(body(ln.text) for ln in picked)
+        for cat, rx in _FAMILIES:
+            if rx.search(text):
+                category, confidence = cat, 0.35
+                break
+    return Guess(tuple(picked), category, confidence)
