@@ -59,9 +59,14 @@ def load_classifier(patterns_dir: str | Path | None = None) -> Classifier:
     return Classifier(load_library(patterns_dir))
 
 
-def classified_jobs(path: str, classifier: Classifier) -> list[ClassifiedJob]:
-    """Every job in `path` (file, run zip, `-`) with its verdict. Raises LogError on bad input."""
-    return [ClassifiedJob(job, classifier.classify(job)) for job in open_logs(path)]
+def classified_jobs(
+    path: str, classifier: Classifier, assume_failed: bool = False
+) -> list[ClassifiedJob]:
+    """Every job in `path` (file, run zip, `-`) with its verdict. Raises LogError on bad input.
+    `assume_failed`: the jobs are known to have failed, so no verdict is `no_failure`."""
+    return [
+        ClassifiedJob(job, classifier.classify(job, assume_failed)) for job in open_logs(path)
+    ]
 
 
 def _source_span(verdict: Verdict) -> tuple[int, int | None]:
@@ -217,8 +222,10 @@ def triage(
     classifier: Classifier | None = None,
     trace_dir: str | Path | None = None,
     origin: OriginHook | None = None,
+    assume_failed: bool = False,
 ) -> list[TriageResult]:
     """Classify each job in `path`; escalate the allowed ones as `escalation` says (default: none).
+    `assume_failed`: the jobs are known to have failed (the Action; `--assume-failed`).
 
     `classifier` defaults to the bundled pattern library. Traces go to `trace_dir` (default
     $REPOPILOT_TRACE_DIR, else `.runs`). Raises LogError for unusable input; LLM faults never
@@ -227,7 +234,8 @@ def triage(
     LLM only with escalate=fixable (issue 14).
     """
     run = _Run(Path(repo), escalation or Escalation(), trace_dir, origin)
-    return [run.job(cj) for cj in classified_jobs(path, classifier or load_classifier())]
+    jobs = classified_jobs(path, classifier or load_classifier(), assume_failed)
+    return [run.job(cj) for cj in jobs]
 
 
 def _window_record(window: ContextWindow) -> dict:
