@@ -62,7 +62,7 @@ def base_run(state, run_id: int, number: int, conclusion: str, log: bytes | None
 def event(facts, **run_fields):
     ev = run_event(facts)
     ev["workflow_run"].update(workflow_id=WORKFLOW_ID, **run_fields)
-    ev["workflow_run"]["pull_requests"][0]["base"]["ref"] = "main"
+    ev["workflow_run"]["pull_requests"][0]["base"].update(ref="main", sha=facts.base_sha)
     return ev
 
 
@@ -160,7 +160,7 @@ def test_infra_for_a_full_disk_the_pr_did_not_cause(tmp_path, gh):
     run = act(tmp_path, server, facts, patterns="")
     assert run.outputs["category"] == "oom_disk"
     assert run.outputs["origin"] == "infra"
-    assert state.calls("GET", r"/repos/.*/pulls/7/files")
+    assert state.calls("GET", rf"/repos/.*/compare/{facts.base_sha}\.\.\.{facts.head_sha}")
 
 
 def test_a_full_disk_with_a_workflow_change_is_not_called_infra(tmp_path, gh):

@@ -6,11 +6,11 @@ REPOPILOT_ORIGIN_BUDGET), shared by all its failed jobs and cached between them:
   runs of the same workflow at the same head SHA (`.../workflows/{id}/runs?head_sha=`);
 - the base branch's latest completed runs of the same workflow (`...?branch=&status=completed`),
   their jobs, and the log of the same job (same name, matrix values included) only where it failed;
-- the PR's changed files, only for infrastructure-looking failures.
+- the PR's changed files (`compare/{base}...{head}`), only for infrastructure-looking failures.
 Every request is counted before it is sent and never retried here (the client's own bounded
 retries are the only ones). Budget exhaustion and API errors stop the lookups and leave what was
 gathered; the decision then says `undetermined` where the missing facts would have mattered.
-Needs only `actions: read` (and `pull-requests: read` for the files), so it runs in `analyze`.
+Needs only `actions: read` and `contents: read`, so it runs in the read-only `analyze` job.
 """
 
 from __future__ import annotations
@@ -107,6 +107,7 @@ class OriginLookup:
         self.run = run
         stub = run.pull_requests[0] if run.pull_requests else None
         self.pr = stub.number if stub else None
+        self.base_sha = stub.base.sha if stub and stub.base else None
         self.base_branch = (stub.base.ref if stub and stub.base else None) or (
             event.repository.default_branch
         )
@@ -225,10 +226,15 @@ class OriginLookup:
         )
 
     def _changed_files(self) -> tuple[str, ...] | None:
-        if self.pr is None:
+        """The PR's changed paths, by comparing its base and head commits: `contents: read` is
+        enough (the pulls API would need `pull-requests: read`), and a fork's head commit is
+        in the base repository's network. None when the run names no PR."""
+        if self.pr is None or not self.base_sha:
             return None
-        data = self._cached(("files",), lambda: self._get(f"/pulls/{self.pr}/files", per_page=100))
-        return tuple(str(f.get("filename", "")) for f in data if isinstance(f, dict))
+        path = f"/compare/{self.base_sha}...{self.run.head_sha}"
+        data = self._cached(("files",), lambda: self._get(path, per_page=100))
+        files = data.get("files", []) if isinstance(data, dict) else []
+        return tuple(str(f.get("filename", "")) for f in files if isinstance(f, dict))
 
     def decide(self, job_name: str, verdict: Verdict) -> OriginVerdict:
         """This failed job's origin; never raises for API trouble or an exhausted budget."""

@@ -2,7 +2,7 @@
 
 `GET /repos/{o}/{r}/actions/runs` and `.../actions/workflows/{id}/runs` with the `branch`,
 `status`, `event` and `head_sha` filters and `per_page`/`page`, newest first, as GitHub serves
-them; `GET .../actions/runs/{id}/attempts/{n}/jobs`. Runs live in `State.runs` like the run being
+them; `GET .../actions/runs/{id}/attempts/{n}/jobs`; `GET .../compare/{base}...{head}`. Runs live in `State.runs` like the run being
 triaged; `add_run` seeds one with the fields these listings read.
 """
 
@@ -140,8 +140,21 @@ def attempt_jobs(state, m, q, b):
     return 200, {"total_count": len(shaped_jobs), "jobs": shaped_jobs}, {}
 
 
+def compare(state, m, q, b):
+    """`GET /repos/{o}/{r}/compare/{base}...{head}`: the files of the PR whose head is `head`."""
+    pr = next((p for p in state.pulls.values() if p.get("head_sha") == m[3]), None)
+    if pr is None:
+        return 404, {"message": "Not Found"}, {}
+    files = [
+        shaped("diff-entry-items.json", state)[0] | f
+        for f in state.pull_files.get(pr["number"], [])
+    ]
+    return 200, {"status": "ahead", "ahead_by": 1, "behind_by": 0, "files": files}, {}
+
+
 RUNS_TABLE = [
     ("GET", R + r"/actions/runs", list_runs),
     ("GET", R + r"/actions/workflows/([^/]+)/runs", list_workflow_runs),
     ("GET", R + r"/actions/runs/(\d+)/attempts/(\d+)/jobs", attempt_jobs),
+    ("GET", R + r"/compare/([0-9a-f]+)\.\.\.([0-9a-f]+)", compare),
 ]
