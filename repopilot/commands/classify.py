@@ -1,4 +1,5 @@
-"""`repopilot classify PATH... [--format text|json] [--patterns DIR]` (DESIGN.md Contract 1)."""
+"""`repopilot classify PATH... [--format text|json] [--patterns DIR] [--assume-failed]`
+(DESIGN.md Contract 1)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ def add_arguments(p) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--patterns", metavar="DIR", help="pattern library directory")
+    p.add_argument(
+        "--assume-failed",
+        action="store_true",
+        help="the logs come from jobs known to have failed: never report no_failure",
+    )
 
 
 def load_classifier(patterns_dir: str | None) -> Classifier:
@@ -24,11 +30,13 @@ def load_classifier(patterns_dir: str | None) -> Classifier:
         raise UsageError(str(exc)) from None
 
 
-def classify_all(classifier: Classifier, paths: list[str]) -> list[Verdict]:
+def classify_all(
+    classifier: Classifier, paths: list[str], assume_failed: bool = False
+) -> list[Verdict]:
     out: list[Verdict] = []
     for path in paths:
         try:
-            out.extend(classifier.classify_path(path))
+            out.extend(classifier.classify_path(path, assume_failed))
         except LogError as exc:
             raise UsageError(str(exc)) from None
     return out
@@ -36,7 +44,7 @@ def classify_all(classifier: Classifier, paths: list[str]) -> list[Verdict]:
 
 def run(args) -> int:
     classifier = load_classifier(args.patterns)
-    verdicts = classify_all(classifier, args.paths)
+    verdicts = classify_all(classifier, args.paths, args.assume_failed)
     for v in verdicts:
         for pid in v.timeouts:
             print(

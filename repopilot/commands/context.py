@@ -27,9 +27,16 @@ def add_arguments(p) -> None:
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--patterns", metavar="DIR", help="pattern library directory")
+    p.add_argument(
+        "--assume-failed",
+        action="store_true",
+        help="the logs come from jobs known to have failed: never report no_failure",
+    )
 
 
-def windows(paths: list[str], budget: int, patterns: str | None) -> list[ContextWindow]:
+def windows(
+    paths: list[str], budget: int, patterns: str | None, assume_failed: bool = False
+) -> list[ContextWindow]:
     """The window of every failed job in `paths`; UsageError (one line) for unusable input."""
     if budget < MIN_BUDGET:
         raise UsageError(f"--budget {budget}: must be at least {MIN_BUDGET} tokens")
@@ -40,7 +47,7 @@ def windows(paths: list[str], budget: int, patterns: str | None) -> list[Context
     out: list[ContextWindow] = []
     for path in paths:
         try:
-            jobs = classified_jobs(path, classifier)
+            jobs = classified_jobs(path, classifier, assume_failed)
             out.extend(evidence_window(cj, budget) for cj in jobs if cj.verdict.failed)
         except LogError as exc:
             raise UsageError(str(exc)) from None
@@ -48,7 +55,7 @@ def windows(paths: list[str], budget: int, patterns: str | None) -> list[Context
 
 
 def run(args) -> int:
-    found = windows(args.paths, args.budget, args.patterns)
+    found = windows(args.paths, args.budget, args.patterns, args.assume_failed)
     if args.format == "json":
         json.dump({"results": [w.contract() for w in found]}, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")

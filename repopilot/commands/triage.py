@@ -34,6 +34,11 @@ def add_arguments(p) -> None:
     )
     p.add_argument("--patterns", metavar="DIR", help="pattern library directory")
     p.add_argument(
+        "--assume-failed",
+        action="store_true",
+        help="the logs come from jobs known to have failed: never report no_failure",
+    )
+    p.add_argument(
         "--base-log",
         metavar="PATH",
         help="a log of the same job on the base branch: report each failure's origin "
@@ -61,7 +66,14 @@ def run(args) -> int:
     results: list[TriageResult] = []
     for path in args.paths:
         try:
-            results += triage(path, repo, how, classifier=classifier, origin=origin)
+            results += triage(
+                path,
+                repo,
+                how,
+                classifier=classifier,
+                origin=origin,
+                assume_failed=args.assume_failed,
+            )
         except LogError as exc:
             raise UsageError(str(exc)) from None
     if args.format == "json":

@@ -58,6 +58,8 @@ class Classifier:
         if res is None:
             res = self.scanner.scan(job)
         timeouts = tuple(sorted(res.timeouts))
+        # A job name only when the input names one (a zip folder, gh's job column).
+        name = job.name if job.name != job.source else None
         hits = [
             h for h in res.hits if not BOILERPLATE.match(h.text) and not is_passing_test(h.text)
         ]
@@ -65,7 +67,7 @@ class Classifier:
         if not st.failed:
             return Verdict(
                 source=job.source,
-                job=job.name,
+                job=name,
                 category="no_failure",
                 confidence=0.9,
                 title="No failure found",
@@ -74,7 +76,7 @@ class Classifier:
         scope = Scope(st.start, st.end, st.focus)
         common: dict[str, Any] = dict(
             source=job.source,
-            job=job.name,
+            job=name,
             step=st.step.name if st.step else None,
             step_lines=(scope.start, scope.end),
             timeouts=timeouts,
