@@ -2,6 +2,11 @@
 
 `workflow_run` (failed): failed jobs -> their logs -> triage -> ONE upserted PR comment; with
 `mode: analyze` / `mode: post` the two halves run in separate jobs joined by `result-file`.
+`workflow_run` (success): the existing comment, if any, is edited to say the failure is resolved.
+`push` / `pull_request` (the same-workflow mode: a job of the user's CI with `needs:` and
+`if: failure()`): the current run (GITHUB_RUN_ID) is triaged the same way.
+A missing or failing LLM never fails the action: the pattern verdicts are posted, with one line
+in the comment and a `::warning::` saying why (github/llmstatus.py).
 `issue_comment` (created): `/repopilot apply|reject <id>` -> checks -> one commit, or a reply.
 Only failures of the action itself (configuration, API unreachable after retries) exit non-zero,
 through `runner.fail`; everything else, refusals included, exits 0 and is recorded in the trace.
@@ -11,26 +16,31 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from repopilot.comment.origin import origin_cell
+from repopilot.comment.resolved import PassingRun, render_resolved
 from repopilot.errors import PatternError
 from repopilot.github import runner
 from repopilot.github.approval import ApprovalConfig, decide, post_reply
 from repopilot.github.client import ClientConfig, bot_login, describe_api_error, make_client
 from repopilot.github.events import (
+    CI_EVENTS,
     FAILED_CONCLUSIONS,
     CommentEvent,
     EventError,
     RunEvent,
+    ci_run_event,
     is_own_run,
     parse_command,
     parse_comment_event,
     parse_run_event,
     read_event,
 )
-from repopilot.github.flows import analyze, post
+from repopilot.github.flows import analyze, post, resolve
+from repopilot.github.llmstatus import llm_status
+from repopilot.github.logsummary import run_summary
 from repopilot.github.origin import HookedTriage, OriginSetup, OriginTriage, budget_from
 from repopilot.github.render import comment_renderer
 from repopilot.github.result import ResultFileError, RunResult
@@ -54,23 +64,50 @@ class Outcome:
     details: dict[str, object] = field(default_factory=dict)
 
 
-def pipeline_triage(inp: runner.Inputs) -> HookedTriage:
-    """The core pipeline: patterns first, the LLM (if configured) only where allowed."""
+def pipeline_triage(inp: runner.Inputs) -> tuple[HookedTriage, str | None]:
+    """The core pipeline: patterns first, the LLM (if configured) only where allowed; and why
+    the LLM cannot be used (no key, no SDK), or None. That never fails the run: the patterns'
+    verdicts are posted without it."""
     from repopilot import pipeline
     from repopilot.llm.factory import make_llm
 
+    skipped = None
     try:
         llm = make_llm(inp.llm, inp.model or None)
     except (ValueError, ImportError) as exc:
-        raise runner.ConfigError(f"input llm: {exc}") from exc
+        llm, skipped = None, (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     classifier = pipeline.load_classifier(inp.patterns)
     repo = Path(inp.repo_path or ".")
     how = pipeline.Escalation(llm, mode=inp.escalate)
 
     def triage(path: str, origin: OriginHook | None = None) -> list[TriageResult]:
-        return pipeline.triage(path, repo, how, classifier=classifier, origin=origin)
+        # Only logs of jobs the API reports failed get here (flows.analyze): never `no_failure`.
+        results = pipeline.triage(
+            path, repo, how, classifier=classifier, origin=origin, assume_failed=True
+        )
+        return explained(path, results)
 
-    return triage
+    return triage, skipped
+
+
+def explained(path: str, results: list[TriageResult]) -> list[TriageResult]:
+    """Each verdict's context replaced by the lines that explain it (evidence/explain.py): the
+    comment's context block. The log is read again only around the failing step."""
+    from repopilot import pipeline
+    from repopilot.evidence.explain import explaining_lines
+    from repopilot.logs.reader import open_logs
+
+    try:
+        jobs = open_logs(path)
+    except Exception:  # the triage above read it; a second failure only costs the context
+        return results
+    out = []
+    for job, result in zip(jobs, results, strict=False):
+        cj = pipeline.ClassifiedJob(job, result.verdict)
+        lines = explaining_lines(pipeline.window_lines(cj), result.verdict)
+        verdict = result.verdict.model_copy(update={"context": lines or result.verdict.context})
+        out.append(result.model_copy(update={"verdict": verdict}))
+    return out + results[len(out) :]
 
 
 def origin_setup(
@@ -106,6 +143,8 @@ def main(env: Mapping[str, str] | None = None, triage: Triage | None = None) -> 
             result = on_workflow_run(inp, env, parse_run_event(data), triage)
         elif inp.event_name == "issue_comment":
             result = on_issue_comment(inp, parse_comment_event(data))
+        elif inp.event_name in CI_EVENTS:
+            result = on_ci_run(inp, env, data, triage)
         else:
             result = Outcome(
                 "ignored", f"RepoPilot has nothing to do on `{inp.event_name}` events."
@@ -154,6 +193,11 @@ def on_workflow_run(
     inp: runner.Inputs, env: Mapping[str, str], event: RunEvent, triage: Triage | None
 ) -> Outcome:
     run = event.workflow_run
+    if run.conclusion == "success" and inp.mode != "analyze":
+        gh, bot = _client(inp)
+        if is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
+            return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own.")
+        return _resolve(inp, gh.get_repo(event.repository.full_name or inp.repository), event, bot)
     if run.conclusion not in FAILED_CONCLUSIONS:
         return Outcome(
             "ignored", f"RepoPilot: run {run.id} concluded `{run.conclusion}`; nothing to do."
@@ -161,24 +205,66 @@ def on_workflow_run(
     gh, bot = _client(inp)
     if is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
         return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own; not triaged.")
+    return triage_and_post(inp, env, event, triage, gh, bot)
+
+
+def on_ci_run(
+    inp: runner.Inputs, env: Mapping[str, str], data: dict, triage: Triage | None
+) -> Outcome:
+    """The same-workflow mode: triage the run this job belongs to; no failed job (a job with
+    `if: always()`) means the run is passing, and an existing comment is marked resolved."""
+    event = ci_run_event(inp.event_name, data, env, inp.server_url)
+    gh, bot = _client(inp)
+    if is_own_run(event, None, bot):
+        return Outcome("ignored", f"RepoPilot: run {event.workflow_run.id} is RepoPilot's own.")
+    return triage_and_post(inp, env, event, triage, gh, bot, same_run=True)
+
+
+def _analyze(inp, env, repo, event: RunEvent, triage: Triage | None) -> RunResult:
+    skipped = None
+    if triage is None:
+        own, skipped = pipeline_triage(inp)
+        found = analyze(repo, event, own, origin_setup(inp, env, own))
+    else:
+        found = analyze(repo, event, triage, origin_setup(inp, env, None))
+    status = llm_status(inp.llm, skipped, found.results)
+    if status.skipped:
+        runner.warning(
+            f"RepoPilot: the LLM was skipped: {status.skipped}. "
+            "The pattern verdicts are posted without it."
+        )
+    return found.model_copy(update={"llm": status})
+
+
+def triage_and_post(
+    inp: runner.Inputs,
+    env: Mapping[str, str],
+    event: RunEvent,
+    triage: Triage | None,
+    gh,
+    bot: str,
+    same_run: bool = False,
+) -> Outcome:
+    run = event.workflow_run
     full_name = event.repository.full_name or inp.repository
     repo = gh.get_repo(full_name)
     if inp.mode == "post":
         found = load_result(inp.result_file, full_name, run.id)
-    elif triage is None:
-        own = pipeline_triage(inp)
-        found = analyze(repo, event, own, origin_setup(inp, env, own))
     else:
-        found = analyze(repo, event, triage, origin_setup(inp, env, None))
+        found = _analyze(inp, env, repo, event, triage)
     outputs, details = _outputs(found), {"run_id": run.id, "jobs": [j.id for j in found.jobs]}
     details["job_traces"] = [j.result.trace for j in found.jobs]
     details["origins"] = [
         j.result.origin.model_dump() if j.result.origin else None for j in found.jobs
     ]
+    details["llm"] = found.llm.model_dump()
     if not found.jobs:
+        if same_run and inp.mode != "analyze":
+            return _resolve(inp, repo, event, bot)
         return Outcome("ignored", f"RepoPilot: run {run.id} has no failed jobs.", outputs, details)
     if inp.mode == "analyze":
         save_result(inp.result_file, found)
+        print(run_summary(found, f"posted by the post job (result in {inp.result_file})"))
         return Outcome("analyzed", _job_table(found), outputs, details)
     render = comment_renderer(found, inp.server_url, inp.signing_key)
     proposals = [j.result.proposal for j in found.jobs if j.result.proposal]
@@ -186,13 +272,48 @@ def on_workflow_run(
     details["pr"] = posted.pr.number if posted.pr else None
     if posted.comment is None:
         why = "dry run" if inp.dry_run else "no pull request for this run"
+        print(run_summary(found, f"not posted ({why}); see the job summary"))
         summary = f"RepoPilot ({why}): the comment below was not posted.\n\n{posted.body}"
         return Outcome("summarized", summary, outputs, details)
     outputs["comment-url"] = posted.comment.html_url
     details["comment_id"] = posted.comment.id
     details["suggested"] = posted.suggested
+    print(run_summary(found, posted.comment.html_url))
     summary = f"RepoPilot updated its comment on #{posted.pr.number}: {posted.comment.html_url}"
     return Outcome("commented", f"{summary}\n\n{_job_table(found)}", outputs, details)
+
+
+def _resolve(inp: runner.Inputs, repo, event: RunEvent, bot: str) -> Outcome:
+    """A passing run: the PR's RepoPilot comment, if there is one, says the failure is resolved."""
+    run = event.workflow_run
+    passing = PassingRun(
+        repo=event.repository.full_name or inp.repository,
+        run_id=run.id,
+        head_sha=run.head_sha,
+        run_url=run.html_url or "",
+        signing_key=inp.signing_key,
+    )
+    done = resolve(
+        repo,
+        event,
+        lambda pr, prev: render_resolved(prev, replace(passing, pr_number=pr.number)),
+        bot,
+        inp.dry_run,
+    )
+    outputs = {"category": "", "decided-by": "", "comment-url": "", "proposal-id": ""}
+    outputs["origin"] = ""
+    details: dict[str, object] = {"run_id": run.id, "resolved": False}
+    if done is None or not done.body:
+        note = "no RepoPilot comment to update" if done is None else "already marked resolved"
+        print(f"RepoPilot: run {run.id} passed; {note}.")
+        return Outcome("ignored", f"RepoPilot: run {run.id} passed; {note}.", outputs, details)
+    details.update(resolved=True, pr=done.pr.number if done.pr else None)
+    if done.comment is None:
+        return Outcome("summarized", f"RepoPilot (dry run): would post\n\n{done.body}", outputs)
+    outputs["comment-url"] = done.comment.html_url
+    print(f"RepoPilot: run {run.id} passed; {done.comment.html_url} now says it is resolved.")
+    summary = f"RepoPilot: run {run.id} passed; marked resolved: {done.comment.html_url}"
+    return Outcome("resolved", summary, outputs, details)
 
 
 def _outputs(found: RunResult) -> dict[str, str]:

@@ -24,6 +24,8 @@ from tests.loopback.github_action import (
 )
 from tests.loopback.github_server import Fault, GitHubServer, State
 
+pytestmark = pytest.mark.integration
+
 COMMENTS = r"/repos/octo-org/octo-repo/issues/7/comments"
 SECONDARY = {"message": "You have exceeded a secondary rate limit. Please wait a few minutes."}
 
@@ -144,7 +146,8 @@ def test_comment_deleted_between_find_and_edit_is_recreated(tmp_path, gh):
     assert again["id"] != first["id"]
 
 
-@pytest.mark.parametrize("conclusion", ["success", "cancelled", "skipped", "neutral", None])
+# `success` edits an existing comment to "resolved": tests/test_adoption_action.py
+@pytest.mark.parametrize("conclusion", ["cancelled", "skipped", "neutral", None])
 def test_other_conclusions_post_nothing(tmp_path, gh, conclusion):
     server, facts = gh
     state = server.state

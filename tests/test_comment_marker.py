@@ -35,6 +35,8 @@ from repopilot.comment.sections import JobReport
 from repopilot.comment.status import mark_status
 from repopilot.records import Evidence, Proposal, TriageResult, Verdict
 
+pytestmark = pytest.mark.unit
+
 HEAD = "89abcdef0123456789abcdef0123456789abcdef"
 
 
@@ -166,11 +168,14 @@ def test_mark_status_updates_marker_and_visible_block_only() -> None:
     assert "Fix `abc-123`: applied in " + "d" * 40 in applied
     assert "waiting for a maintainer" not in applied
     assert extract_diff(applied, "abc-123") == diff
-    # everything after the status block is untouched
+    # after the status block only the commands under the diff change: they become the outcome
     tail = body[body.index("<!-- /repopilot-status -->") :]
-    assert applied.endswith(tail)
+    before_cmds = tail[: tail.index("<!-- repopilot-cmd:abc-123 -->")]
+    assert before_cmds in applied
+    assert "/repopilot apply abc-123" not in applied and "**Applied** in " + "d" * 40 in applied
+    assert applied.count("+<!-- /repopilot-status -->") == 1  # the diff's own text untouched
     rejected = mark_status(applied, "abc-123", "rejected")
-    assert "Fix `abc-123`: rejected" in rejected and rejected.endswith(tail)
+    assert "Fix `abc-123`: rejected" in rejected and "**Rejected** by a maintainer" in rejected
     with pytest.raises(ValueError):
         mark_status(body, "zzz-999", "rejected")
     with pytest.raises(ValueError):

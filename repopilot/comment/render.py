@@ -1,9 +1,12 @@
 """The RepoPilot PR comment: `render` it from triage results, and read back what it holds.
 
 Layout, top to bottom: the hidden marker (first line, see comment/marker.py), a header with what
-failed and whether it looks like the PR's fault, the status of each proposed fix, one section per
-failed job (category, title, evidence linked into the job log, context, hint, diagnosis, diff and
-the exact `/repopilot apply|reject <id>` commands), and a collapsed "how this was decided".
+failed and whether it looks like the PR's fault, one line when the LLM was skipped and why, the
+status of each proposed fix, for several jobs a summary table (job, category, key line linked
+into the log), one section per distinct failure (jobs that failed the same way are one section,
+"same in N jobs"; see comment/blocks.py), and a collapsed "how this was decided".
+The header and the table sit between `repopilot-digest` delimiters: when a later run passes,
+comment/resolved.py keeps just that digest, collapsed, under "resolved".
 
 The body always fits GitHub's 65,536 characters: context is trimmed first, then proposals are
 withheld (largest first; a withheld proposal also leaves the marker, so it cannot be applied),
@@ -16,20 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from repopilot.comment import markdown as md
+from repopilot.comment.blocks import compact_line, job_section, summary_table
 from repopilot.comment.marker import Marker, MarkerProposal, dump_marker, encode_diff, sign
-from repopilot.comment.sections import (
-    CONTEXT_LINES,
-    JobReport,
-    JobView,
-    build_view,
-    compact_line,
-    job_section,
-    kind_of,
-)
+from repopilot.comment.sections import CONTEXT_LINES, JobReport, JobView, build_view, kind_of
 from repopilot.comment.status import status_block
 from repopilot.records import TriageResult, Usage
 
-_CONTEXT_LEVELS = (CONTEXT_LINES, 4, 0)
+_CONTEXT_LEVELS = (CONTEXT_LINES, 6, 0)
+DIGEST_OPEN = "<!-- repopilot-digest -->"
+DIGEST_CLOSE = "<!-- /repopilot-digest -->"
 
 
 @dataclass(frozen=True)
@@ -48,6 +46,8 @@ class CommentContext:
     usage: Usage | None = None
     previous: Marker | None = None
     signing_key: str | None = field(default=None, repr=False)
+    llm_skipped: str | None = None  # why the LLM was wanted but not used (one line)
+    llm_model: str | None = None
 
     @property
     def run_link(self) -> str:
@@ -118,10 +118,7 @@ def _header(views: list[JobView], ctx: CommentContext) -> str:
     n = len(views)
     fault = ctx.pr_fault
     if fault is None:
-        kinds = {v.kind for v in views if v.category != "no_failure"}
-        fault = (
-            True if "code" in kinds else False if kinds and kinds <= {"infra", "flaky"} else None
-        )
+        fault = _fault({v.kind for v in views if v.category != "no_failure"})
     verdict = {
         True: "This looks caused by the changes in this pull request.",
         False: "This does not look caused by this pull request (infrastructure or flaky); "
@@ -133,19 +130,34 @@ def _header(views: list[JobView], ctx: CommentContext) -> str:
     return f"### RepoPilot: {jobs} in {run} at `{ctx.head_sha[:12]}`\n\n{verdict}\n\n"
 
 
+def _llm_note(ctx: CommentContext) -> str:
+    if not ctx.llm_skipped:
+        return ""
+    why = md.text(ctx.llm_skipped, 300)
+    return f"> **The LLM was skipped:** {why}. The verdicts below are the pattern library's.\n\n"
+
+
+def groups(views: list[JobView]) -> list[list[JobView]]:
+    """Jobs that failed the same way, in the order of their first job."""
+    out: dict[tuple[str, ...], list[JobView]] = {}
+    for view in views:
+        out.setdefault(view.group_key, []).append(view)
+    return list(out.values())
+
+
 def _details(views: list[JobView], ctx: CommentContext) -> str:
     lines = []
     for view in views:
         name = md.code_span(view.name, 80)
-        how = f"escalated to the LLM; {view.decided}" if view.escalated else view.decided
-        lines.append(f"- {name}: {how}")
+        lines.append(f"- {name}: {view.decided}")
         lines.extend(f"  - proposal refused: {md.text(r, 200)}" for r in view.rejected)
     u = ctx.usage
     if u is not None and (u.llm_calls or u.tool_calls):
         tokens = u.prompt_tokens + u.completion_tokens
+        model = f" ({md.code_span(ctx.llm_model, 80)})" if ctx.llm_model else ""
         lines.append(
-            f"- LLM usage: {u.llm_calls} calls, {tokens:,} tokens (prompt {u.prompt_tokens:,}, "
-            f"completion {u.completion_tokens:,}), {u.tool_calls} tool calls"
+            f"- LLM usage{model}: {u.llm_calls} calls, {tokens:,} tokens (prompt "
+            f"{u.prompt_tokens:,}, completion {u.completion_tokens:,}), {u.tool_calls} tool calls"
         )
     elif u is None and any(v.escalated for v in views):
         lines.append("- LLM usage: not recorded")
@@ -164,17 +176,21 @@ def _compose(
     marker = _marker(views, ctx, dropped)
     statuses = {p.id: p.status for p in marker.proposals}
     status = status_block(marker)
-    head = dump_marker(marker) + "\n" + _header(views, ctx) + (status + "\n" if status else "")
+    digest = _header(views, ctx) + (summary_table(views) if len(views) > 1 else "")
+    head = f"{dump_marker(marker)}\n{DIGEST_OPEN}\n\n{digest}{DIGEST_CLOSE}\n\n"
+    head += _llm_note(ctx) + (status + "\n" if status else "")
     sections = []
-    for view in views:
+    for group in groups(views):
+        view = group[0]
         p = view.proposal
         if p is not None and p.id in dropped and not p.withheld:
             p = replace(p, diff="", withheld="it does not fit in a comment", first=True)
             view = replace(view, proposal=p)
         if compact:
-            sections.append(compact_line(view))
+            sections.append(compact_line(view, len(group)))
         else:
-            sections.append(job_section(view, context, statuses.get(p.id, "") if p else ""))
+            state = statuses.get(p.id, "") if p else ""
+            sections.append(job_section(view, context, state, group, ctx.run_link))
     return head, sections, _details(views, ctx)
 
 
@@ -217,4 +233,4 @@ def render(results: Sequence[JobReport], ctx: CommentContext) -> str:
     body = head + "".join(sections) + "\n" + tail
     if md.body_size(body) <= md.MAX_BODY:
         return body
-    return _fit(head, sections, "", len(views)) or head
+    return _fit(head, sections, "", len(groups(views))) or head

@@ -1,12 +1,14 @@
-"""The per-job part of the RepoPilot comment: a cleaned view of each job, then its Markdown.
+"""The per-job part of the RepoPilot comment: a cleaned, display-ready view of each job.
 
 Every string that came from a log, a workflow or a model goes through `clean_for_model` (invisible
 characters and HTML comments stripped, secrets redacted) exactly once, in `build_view`; the
-formatting functions below only see cleaned text and make it inert with `comment.markdown`.
+Markdown for a view (comment/blocks.py) only sees cleaned text and makes it inert with
+`comment.markdown`.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
@@ -19,7 +21,9 @@ from repopilot.safety.redact import clean_for_model
 
 MAX_DIFF_CHARS = 40_000  # a larger diff cannot be shown in full next to anything else
 CONTEXT_CHARS = 400
-CONTEXT_LINES = 12  # at most this many context lines around the evidence are ever shown
+CONTEXT_LINES = 14  # at most this many context lines around the evidence are ever shown
+UNKNOWN_HINT = "No pattern recognizes"  # the engine's generic hint for unknown verdicts
+_NUMBERS = re.compile(r"\d+(?:\.\d+)?")
 
 
 class JobReport(BaseModel):
@@ -62,6 +66,17 @@ class JobView:
     rejected: tuple[str, ...]
     proposal: ProposalView | None
     redactions: int
+    step: str = ""
+    decided_by: str = "none"
+    links: tuple[str, ...] = ()  # a log link per evidence line ("" when none)
+
+    @property
+    def group_key(self) -> tuple[str, ...]:
+        """Jobs with equal keys failed the same way (a matrix): shown once, "same in N jobs".
+        Numbers in the key line are ignored (durations, ports); the title is compared as is."""
+        first = self.evidence[0].text if self.evidence else ""
+        sha = self.proposal.sha256 if self.proposal else ""
+        return (self.category, self.title, _NUMBERS.sub("#", first), self.diagnosis, sha)
 
 
 def _clean(value: str, counter: list[int]) -> str:
@@ -112,14 +127,26 @@ def kind_of(result: TriageResult) -> str | None:
 
 
 def _decided(result: TriageResult) -> str:
+    """Who decided the category, in words a maintainer reads once (no "decided by none")."""
     v = result.verdict
     if v.decided_by == "pattern" and v.pattern_id:
-        return (
-            f"decided by pattern {md.code_span(v.pattern_id, 120)}, confidence {v.confidence:.0%}"
-        )
+        pid = md.code_span(v.pattern_id, 120)
+        return f"decided by pattern {pid} (confidence {v.confidence:.0%}), without an LLM"
     if v.decided_by == "llm":
-        return f"decided by the LLM, confidence {v.confidence:.0%}"
-    return "no pattern or model decided it"
+        after = f" after pattern {md.code_span(v.pattern_id, 120)} matched" if v.pattern_id else ""
+        return f"diagnosed by the LLM{after} (confidence {v.confidence:.0%})"
+    if result.escalated:
+        return "not decided: no pattern recognizes this failure and the LLM gave no answer"
+    return "not decided: no pattern recognizes this failure and no LLM was asked"
+
+
+def _title(v_title: str, decided_by: str, diagnosis: str) -> str:
+    """An LLM-diagnosed failure is not "Unrecognized" any more: its title is the diagnosis'
+    first sentence."""
+    if decided_by != "llm" or not diagnosis or not v_title.startswith("Unrecognized"):
+        return v_title
+    first = re.split(r"(?<=[.!?])\s", " ".join(diagnosis.split()), maxsplit=1)[0]
+    return md.clip(first, 160)
 
 
 def build_view(job: JobReport) -> JobView:
@@ -133,6 +160,7 @@ def build_view(job: JobReport) -> JobView:
         Evidence(line=e.line, text=md.clip(_clean(e.text, count), CONTEXT_CHARS))
         for e in sorted(near, key=lambda e: e.line)
     )
+    diagnosis = _clean(r.diagnosis or "", count)
     proposal = None
     if r.proposal is not None:
         p = r.proposal
@@ -145,89 +173,27 @@ def build_view(job: JobReport) -> JobView:
             diagnosis=_clean(p.diagnosis, count),
             withheld=reason,
         )
+    hint = _clean(v.hint, count)
+    if v.decided_by == "llm" and hint.startswith(UNKNOWN_HINT):
+        hint = ""  # the model did recognize it: the "no pattern recognizes" advice is moot
+    title = _clean(v.title, count)
+    no_step = job.model_copy(update={"step_number": None})
     return JobView(
         name=_clean(job.name, count),
         category=v.category,
         kind=kind_of(r),
-        title=_clean(v.title, count),
-        hint=_clean(v.hint, count),
+        title=_title(title, v.decided_by, diagnosis),
+        hint=hint,
         decided=_decided(r),
         evidence=ev,
         context=ctx,
-        link=log_link(job, ev[0].line)
-        if ev
-        else log_link(job.model_copy(update={"step_number": None}), 0),
-        diagnosis=_clean(r.diagnosis or "", count),
+        link=log_link(job, ev[0].line) if ev else log_link(no_step, 0),
+        diagnosis=diagnosis,
         escalated=r.escalated,
         rejected=tuple(_clean(f"{x.reason}: {x.detail}", count) for x in r.rejected),
         proposal=proposal,
         redactions=count[0],
+        step=_clean(v.step or "", count),
+        decided_by=v.decided_by,
+        links=tuple(log_link(job, e.line) for e in ev),
     )
-
-
-def _context_block(view: JobView, lines: int) -> str:
-    if not view.context or lines <= 0:
-        return ""
-    centre = view.evidence[0].line if view.evidence else view.context[0].line
-    rows = sorted(view.context, key=lambda e: (abs(e.line - centre), e.line))[:lines]
-    rows.sort(key=lambda e: e.line)
-    width = len(str(rows[-1].line))
-    text = "".join(
-        f"{'>' if e.line == centre else ' '} {e.line:>{width}} | {e.text}\n" for e in rows
-    )
-    note = "" if len(rows) == len(view.context) else "(context trimmed to fit the comment)\n\n"
-    return md.fence(text, "text") + "\n" + note
-
-
-def _proposal_block(p: ProposalView, status: str) -> str:
-    if p.withheld:
-        return f"A fix was proposed (`{p.id}`) but is not offered here: {md.text(p.withheld)}.\n\n"
-    if not p.first:
-        return f"The fix for this job is the same as above: `{p.id}`.\n\n"
-    out = f"**Proposed fix `{p.id}`** (confidence {p.confidence:.0%})\n\n"
-    if p.diagnosis:
-        out += md.prose(p.diagnosis, code=True) + "\n\n"
-    out += md.fence(p.diff, "diff") + "\n"
-    if status == "proposed":
-        out += (
-            f"To apply it as one commit on this PR, a maintainer comments `/repopilot apply {p.id}`"
-            f"; to dismiss it, `/repopilot reject {p.id}`.\n\n"
-        )
-    else:
-        out += f"Status: {status}.\n\n"
-    return out
-
-
-def job_section(view: JobView, context_lines: int, status: str) -> str:
-    """The Markdown for one job; `status` is the marker status of its proposal, if any."""
-    label = view.category.replace("_", " ")
-    if view.kind == "infra":
-        label += " (infrastructure: advice only, no code change)"
-    out = f"#### {md.code_span(view.name, 120)}: {label}\n\n"
-    if view.title:
-        out += f"**{md.text(view.title, 200)}**  \n"
-    out += f"{view.decided[0].upper()}{view.decided[1:]}.\n\n"
-    if view.evidence:
-        first = view.evidence[0]
-        where = md.link(f"line {first.line}", view.link) if view.link else f"line {first.line}"
-        out += f"Evidence, {where}: {md.code_span(first.text, CONTEXT_CHARS)}\n\n"
-    elif view.link:
-        out += f"See the {md.link('job log', view.link)}.\n\n"
-    out += _context_block(view, context_lines)
-    if view.hint:
-        out += (
-            "".join(f"> {line}\n" for line in md.prose(view.hint, 1500, code=True).split("\n"))
-            + "\n"
-        )
-    if view.diagnosis:
-        out += f"**Diagnosis:** {md.prose(view.diagnosis, code=True)}\n\n"
-    if view.proposal is not None:
-        out += _proposal_block(view.proposal, status)
-    return out
-
-
-def compact_line(view: JobView) -> str:
-    """One list item per job, for comments that would not fit otherwise."""
-    title = f": {md.text(view.title, 120)}" if view.title else ""
-    link = f" ({md.link('log', view.link)})" if view.link else ""
-    return f"- {md.code_span(view.name, 80)}: {view.category}{title}{link}\n"

@@ -3,14 +3,75 @@
 The status block is generated from the marker alone (ids, statuses, commit SHAs: nothing a log or
 a model wrote), and sits between the marker and any untrusted content, so the first status
 delimiters after the marker are always the real ones.
+
+Under each offered diff, the apply/reject instructions sit between `<!-- repopilot-cmd:<id> -->`
+and `<!-- /repopilot-cmd -->`, each alone on a line outside any code fence. Untrusted text cannot
+forge such a line: it reaches the comment only inside fences (whose backtick runs are longer than
+any inside), inside single-line code spans, or escaped (`<` becomes `\\<`). `mark_status`
+replaces what lies between them by the outcome.
 """
 
 from __future__ import annotations
+
+import re
 
 from repopilot.comment.marker import Marker, dump_marker, marker_span, parse_marker
 
 STATUS_OPEN = "<!-- repopilot-status -->"
 STATUS_CLOSE = "<!-- /repopilot-status -->"
+_CMD_CLOSE = "<!-- /repopilot-cmd -->"
+_FENCE = re.compile(r"^(`{3,})")
+
+
+def cmd_open(proposal_id: str) -> str:
+    return f"<!-- repopilot-cmd:{proposal_id} -->"
+
+
+def cmd_close() -> str:
+    return _CMD_CLOSE
+
+
+def outcome_text(proposal_id: str, status: str) -> str:
+    """What stands under a diff: the commands while it waits, the outcome once decided."""
+    if status == "proposed" or not status:
+        return (
+            f"To apply it as one commit on this PR, a maintainer comments "
+            f"`/repopilot apply {proposal_id}`; to dismiss it, `/repopilot reject {proposal_id}`."
+        )
+    if status.startswith("applied "):
+        return f"**Applied** in {status.split(' ', 1)[1]} after a maintainer's approval."
+    return "**Rejected** by a maintainer: it will not be applied."
+
+
+def _outside_fences(lines: list[str]) -> list[bool]:
+    """For each line, whether it lies outside every fenced code block (ours are backtick fences
+    closed by a line of exactly the opening run)."""
+    out, fence = [], None
+    for line in lines:
+        if fence is None:
+            m = _FENCE.match(line)
+            out.append(m is None)
+            fence = m.group(1) if m else None
+        else:
+            out.append(False)
+            if line.rstrip() == fence:
+                fence = None
+    return out
+
+
+def _replace_cmd(text: str, proposal_id: str, status: str) -> str:
+    lines = text.split("\n")
+    free = _outside_fences(lines)
+    opener = cmd_open(proposal_id)
+    for i, line in enumerate(lines):
+        if not (free[i] and line == opener):
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if free[j] and lines[j] == _CMD_CLOSE), -1)
+        if end < 0:
+            return text
+        new = [opener, "", outcome_text(proposal_id, status), ""]
+        return "\n".join(lines[:i] + new + lines[end:])
+    return text
 
 
 def _line(proposal_id: str, status: str) -> str:
@@ -53,6 +114,7 @@ def mark_status(body: str, proposal_id: str, status: str) -> str:
     head, rest = body[: span[0]] + dump_marker(updated), body[span[1] :]
     start = rest.find(STATUS_OPEN)
     end = rest.find(STATUS_CLOSE, start + 1) if start >= 0 else -1
+    rest = _replace_cmd(rest, proposal_id, status)
     if start < 0 or end < 0:
         return head + rest
     block = status_block(updated)

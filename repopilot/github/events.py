@@ -7,6 +7,7 @@ ever compared or passed to the API as a value, never interpolated into code or a
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -154,3 +155,47 @@ def is_own_run(event: RunEvent, own_workflow_ref: str | None, bot: str) -> bool:
         return True
     commit = run.head_commit
     return commit is not None and APPLIED_TRAILER in commit.message
+
+
+CI_EVENTS = frozenset({"push", "pull_request"})
+
+
+def ci_run_event(
+    name: str, data: dict[str, Any], env: Mapping[str, str], server_url: str
+) -> RunEvent:
+    """The same-workflow mode: RepoPilot is a job of the user's own CI workflow (`needs:` +
+    `if: failure()`) on `push` or `pull_request`, and triages the current run, GITHUB_RUN_ID.
+    The payload is read into the `workflow_run` shape the rest of the Action knows: the PR head
+    (not the merge commit GITHUB_SHA points at) is the head a fix is proposed against."""
+    try:
+        run_id = int(env.get("GITHUB_RUN_ID", ""))
+        attempt = int(env.get("GITHUB_RUN_ATTEMPT", "1") or "1")
+    except ValueError as exc:
+        raise EventError("GITHUB_RUN_ID / GITHUB_RUN_ATTEMPT: expected numbers") from exc
+    repo = data.get("repository") or {}
+    full = repo.get("full_name") or env.get("GITHUB_REPOSITORY", "")
+    run: dict[str, Any] = {
+        "id": run_id,
+        "run_attempt": attempt,
+        "conclusion": "failure",
+        "html_url": f"{server_url.rstrip('/')}/{full}/actions/runs/{run_id}",
+        "actor": data.get("sender"),
+    }
+    if name == "pull_request":
+        pr = data.get("pull_request") or {}
+        head = pr.get("head") or {}
+        run.update(
+            head_sha=head.get("sha", ""),
+            head_branch=head.get("ref"),
+            head_repository=head.get("repo"),
+            pull_requests=[{"number": pr.get("number"), "head": head, "base": pr.get("base")}],
+        )
+    else:
+        ref = str(data.get("ref") or "")
+        run.update(
+            head_sha=data.get("after") or env.get("GITHUB_SHA", ""),
+            head_branch=ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None,
+            head_repository=repo,
+            head_commit=data.get("head_commit"),
+        )
+    return parse_run_event({"workflow_run": run, "repository": repo}, f"{name} event")

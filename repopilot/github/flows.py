@@ -17,7 +17,7 @@ from repopilot.comment.marker import parse_marker
 from repopilot.errors import LogError
 from repopilot.github.events import RunEvent
 from repopilot.github.origin import OriginSetup
-from repopilot.github.prs import PullRef, find_pull, upsert_comment
+from repopilot.github.prs import PullRef, bot_comments, find_pull, upsert_comment
 from repopilot.github.result import JobResult, RunResult
 from repopilot.github.runs import (
     FailedJob,
@@ -117,6 +117,32 @@ def post(
     wanted = [p for p in proposals if p.id in offered]
     suggested = post_suggestions(repo, pr, event.workflow_run.head_sha, wanted, bot, max_wait)
     return Posted(pr, comment, text[-1], suggested)
+
+
+def resolve(
+    repo: Repository,
+    event: RunEvent,
+    body: Callable[[PullRef, str], str | None],
+    bot: str,
+    dry_run: bool,
+) -> Posted | None:
+    """A passing run: edit the bot's existing comment on the PR to say the failure is resolved.
+
+    Nothing is created: a PR that never failed gets no comment. `body(pr, previous)` is the new
+    text, or None to leave the comment as it is (already resolved)."""
+    pr = find_pull(repo, event)
+    if pr is None:
+        return None
+    found = bot_comments(repo, pr.number, bot)
+    if not found:
+        return None
+    comment = found[0]
+    text = body(pr, comment.body or "")
+    if text is None:
+        return Posted(pr, None, "")
+    if not dry_run:
+        comment.edit(text)  # PATCH is idempotent: the client's own retries are safe here
+    return Posted(pr, None if dry_run else comment, text)
 
 
 def _entry(job: FailedJob, result: TriageResult) -> JobResult:

@@ -30,6 +30,9 @@ def comment_renderer(found: RunResult, server_url: str, signing_key: str | None)
             pr_number=pr.number if pr else None,
             previous=parse_marker(previous) if previous else None,
             signing_key=signing_key,
+            usage=found.llm.usage if found.llm.asked else None,
+            llm_skipped=found.llm.skipped,
+            llm_model=found.llm.model,
         )
         return render(reports, ctx)
 

@@ -12,8 +12,9 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from repopilot.github.llmstatus import LLMStatus
 from repopilot.records import Rejection, TriageResult
 
 
@@ -44,6 +45,7 @@ class RunResult(BaseModel):
     run_url: str | None = None
     head_sha: str
     jobs: list[JobResult]
+    llm: LLMStatus = Field(default_factory=LLMStatus)  # what the LLM did, from the job traces
 
     @property
     def results(self) -> list[TriageResult]:

@@ -163,6 +163,12 @@ def _escape(message: str) -> str:
     return message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
+def warning(message: str) -> None:
+    """A `::warning::` annotation: something was skipped, the run goes on (the LLM, mostly)."""
+    line = " ".join(message.split())
+    print(f"::warning::{_escape(line)}", flush=True)
+
+
 def fail(env: Mapping[str, str], message: str) -> int:
     """The one way the action itself fails: an `::error::` line, a summary line, exit 1."""
     line = " ".join(message.split()) or "RepoPilot failed"

@@ -1,0 +1,76 @@
+"""The lines that explain a failure, for the PR comment's context block (no I/O).
+
+A maintainer reading the comment wants the cause line and the few lines that say why: the
+assertion or error message, the `file:line` the tool points at, the code line it quotes, and for
+a failure no pattern knows, the last lines the failing command printed before its exit code.
+The pattern's own context is often a summary (pytest's short test summary repeats the test id;
+the `E   assert ...` line and `tests/x.py:430:` sit a hundred lines above it), so the lines are
+chosen here with the evidence window's anchor scores (`evidence.signals`), not by distance.
+
+Chosen, in this order, until EXPLAIN_LINES: the verdict's evidence; the strongest summary lines
+of the failing step (`E` lines, `file:line: Error`, tracebacks, `Expected`/`Received`, `--- FAIL`,
+`Tests run: ... Failures`, `error[E..]` ...; EXPLAIN_ANCHORS of them, earliest first on ties); for
+`unknown` verdicts or when nothing else explains, the step's last non-blank lines up to its
+exit-code line; then one line on either side of each chosen anchor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from repopilot.evidence.signals import EXIT, NOISE, S_SUMMARY, anchor_scores
+from repopilot.logs.textnorm import body
+from repopilot.records import Evidence, Verdict
+
+EXPLAIN_LINES = 14  # the block stays readable in five seconds
+EXPLAIN_ANCHORS = 6
+TAIL_LINES = 5
+# Summary lines outside the failing step score half (signals.anchor_scores); still worth showing.
+_MIN_SCORE = S_SUMMARY / 2
+
+
+def _usable(text: str) -> bool:
+    b = body(text).strip()
+    return bool(b) and not NOISE.search(b) and not b.startswith("##[endgroup]")
+
+
+def explaining_lines(
+    lines: Sequence[tuple[int, str]], verdict: Verdict, limit: int = EXPLAIN_LINES
+) -> tuple[Evidence, ...]:
+    """The lines of `lines` ((number, display text), file order) that explain `verdict`."""
+    if not lines:
+        return ()
+    nums = [n for n, _ in lines]
+    texts = [t for _, t in lines]
+    index = {n: i for i, n in enumerate(nums)}
+    exits = [i for i, t in enumerate(texts) if EXIT.search(t)]
+    score, _ = anchor_scores(nums, texts, verdict.model_copy(update={"context": ()}), exits)
+    evidence = [index[e.line] for e in verdict.evidence if e.line in index]
+    focus = evidence[0] if evidence else (exits[-1] if exits else len(texts) - 1)
+    stop = min((x for x in exits if x >= focus), default=len(texts) - 1)
+    start = 0
+    if verdict.step_lines and verdict.step_lines[0] in index:
+        start = index[verdict.step_lines[0]]
+    picked: list[int] = []
+
+    def take(i: int) -> None:
+        if i not in picked and len(picked) < limit:
+            picked.append(i)
+
+    for i in evidence:
+        take(i)
+    strong = [i for i in range(start, stop + 1) if score[i] >= _MIN_SCORE and _usable(texts[i])]
+    anchors = sorted(strong, key=lambda i: (-score[i], i))[:EXPLAIN_ANCHORS]
+    for i in sorted(anchors):
+        take(i)
+    if verdict.category == "unknown" or len(picked) <= 1:
+        tail = [i for i in range(stop - 1, start - 1, -1) if _usable(texts[i])][:TAIL_LINES]
+        for i in sorted(tail):
+            take(i)
+        if exits and stop in exits:
+            take(stop)  # the exit code itself says how the command ended
+    for i in sorted(set(evidence) | set(anchors)):
+        for j in (i - 1, i + 1):
+            if start <= j <= stop and _usable(texts[j]):
+                take(j)
+    return tuple(Evidence(line=nums[i], text=texts[i]) for i in sorted(picked))
