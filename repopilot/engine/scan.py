@@ -167,7 +167,9 @@ class Scanner:
             step = len(res.steps) - 1
         matchable = body(text)
         found = self._set.Match(matchable) or ()
-        if not found and not self.always:
+        # An annotation whose body holds no needle (`##[error]Size limit exceeded`) still counts:
+        # the chunk scan found it by its marker, which `body` removed.
+        if not found and not self.always and not text.startswith("##["):
             return
         low = matchable.lower()
         if text.startswith("##[group]Run "):
