@@ -20,6 +20,8 @@ import zlib
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from repopilot.records import Origin
+
 MARKER_PREFIX = "<!-- repopilot:"
 MARKER_SUFFIX = " -->"
 MAX_DIFF_BYTES = 1_000_000  # a marker never inflates to more than this (zlib bomb guard)
@@ -81,6 +83,8 @@ class Marker(BaseModel):
     head_sha: str
     proposals: tuple[MarkerProposal, ...] = ()
     hmac: str | None = None
+    # job name -> origin (issue 14); not signed: it decides nothing an apply does
+    origins: dict[str, Origin] = Field(default_factory=dict)
 
     def proposal(self, proposal_id: str) -> MarkerProposal | None:
         return next((p for p in self.proposals if p.id == proposal_id), None)
