@@ -278,3 +278,25 @@ def test_extra_requests_for_a_typical_failed_run(tmp_path, gh):
     act(tmp_path / "on", server, facts)
     on = len([r for r in state.requests if r.host == "api"])
     assert on - off == 3  # runs at the head SHA, base-branch runs, jobs of the latest base run
+
+
+def test_a_green_run_without_the_job_is_not_evidence(tmp_path, gh):
+    server, facts = gh
+    state = server.state
+    base_run(state, 901, 41, "failure", SAME)
+    lint_only = [{"id": 9021, "name": "lint", "conclusion": "success"}]
+    add_run(
+        state,
+        902,
+        branch="main",
+        head_sha=BASE_SHA,
+        jobs=lint_only,
+        conclusion="success",
+        number=42,
+    )
+    base_run(state, 903, 43, "success")
+    state.runs[903]["jobs"] = lint_only  # the job was not run there either (a condition)
+    run = act(tmp_path, server, facts)
+    assert run.outputs["origin"] == "base_branch"
+    assert origin_of(run)["base_run_number"] == 41
+    assert state.calls("GET", r"/repos/.*/actions/runs/90[23]/jobs")

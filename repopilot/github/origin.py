@@ -200,10 +200,12 @@ class OriginLookup:
             return []
         runs = [r for r in self._runs(branch=self.base_branch) if self._comparable(r)]
         out: list[BaseJob] = []
-        for i, run in enumerate(runs[:BASE_RUNS]):
+        for run in runs[:BASE_RUNS]:
             number, url = int(run.get("run_number") or 0), str(run.get("html_url") or "")
-            if i > 0 and run.get("conclusion") == "success":
-                out.append(BaseJob(number, url, "success"))  # every job of it passed
+            # Once the job is seen in a newer run, an older green run needs no jobs request:
+            # every job of it passed. The newest comparable one is always looked at.
+            if out and run.get("conclusion") == "success":
+                out.append(BaseJob(number, url, "success"))
                 continue
             job = self._job(int(run["id"]), name)
             if job is None:
