@@ -12,7 +12,7 @@ import dataclasses
 import tempfile
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel
 
@@ -29,7 +29,7 @@ from repopilot.agent.steps import (
     read,
 )
 from repopilot.agent.tools import Tools
-from repopilot.llm.base import ChatResponse, LLMError, ToolsUnsupported
+from repopilot.llm.base import ChatResponse, LLMError, LLMErrorKind, ToolsUnsupported
 from repopilot.llm.scripted import ScriptedLLM
 from repopilot.records import REJECT_REASONS, AgentStep, Proposal, Rejection, RunTrace
 from repopilot.trace import TraceWriter
@@ -72,11 +72,10 @@ def recorded_responses(trace: RunTrace) -> list[ChatResponse | Exception]:
             continue
         if step.result is None:
             kind, _, message = (step.error or "llm-error: unknown").partition(": ")
-            out.append(
-                ToolsUnsupported(message)
-                if kind == "tools-unsupported"
-                else LLMError(kind, message)
-            )
+            if kind == "tools-unsupported":
+                out.append(ToolsUnsupported(message))
+            else:  # replayed as recorded, also a kind this version does not know
+                out.append(LLMError(cast(LLMErrorKind, kind), message))
         else:
             reply = read(ModelReply, step.result) or ModelReply()
             out.append(reply.response(step.model or ""))

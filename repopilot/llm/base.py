@@ -6,7 +6,7 @@ OpenAI's JSON-string arguments and `tool_call_id`, Ollama's dict arguments and m
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, get_args, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -67,12 +67,29 @@ class ChatResponse(_Rec):
     finish_reason: str | None = None
 
 
+LLMErrorKind = Literal[
+    "timeout",
+    "rate-limited",
+    "server-error",
+    "connection",
+    "bad-response",
+    "empty-response",
+    "auth",
+    "not-found",
+    "bad-request",
+    "tools-unsupported",
+    "script-exhausted",  # the scripted provider ran out of answers (tests, replay)
+]
+"""Why a provider could not answer; in the trace as `<kind>: <message>`."""
+LLM_ERROR_KINDS: tuple[str, ...] = get_args(LLMErrorKind)
+
+
 class LLMError(Exception):
     """The provider could not answer (after retries). `kind` is a short code for the trace."""
 
-    def __init__(self, kind: str, message: str):
+    def __init__(self, kind: LLMErrorKind, message: str):
         super().__init__(f"{kind}: {message}")
-        self.kind = kind
+        self.kind: LLMErrorKind = kind
 
 
 class ToolsUnsupported(LLMError):

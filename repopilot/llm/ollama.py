@@ -14,28 +14,22 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from repopilot.llm.base import (
-    ChatResponse,
-    LLMError,
-    Message,
-    ToolCall,
-    ToolSpec,
-    function_tool,
-    response,
-)
-from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, display_url, http_failure
+from repopilot.llm.adapter import RetryingAdapter
+from repopilot.llm.base import ChatResponse, LLMError, Message, ToolCall, response
+from repopilot.llm.retry import Failure, RetryPolicy, display_url, http_failure
 from repopilot.safety.jsonbound import MAX_JSON_DEPTH, depth_of, json_limit
 
 INSTALL_HINT = "the ollama provider needs the ollama package: pip install 'repopilot[ollama]'"
 DEFAULT_NUM_CTX = 16384
 
 
-class OllamaChat:
+class OllamaChat(RetryingAdapter):
     """`LLM` over Ollama. `host` defaults to OLLAMA_HOST (then the SDK's localhost:11434).
 
     `num_ctx` sets the context window: Ollama's default (2-4k tokens) silently drops the start of a
     longer prompt, which is where the system prompt and the evidence are. None leaves the server's.
     `timeout` is per HTTP attempt; local models can be slow to load, hence the long default.
+    `max_retries`, `retry` and `sleep` as in `RetryingAdapter`.
     """
 
     def __init__(
@@ -54,77 +48,60 @@ class OllamaChat:
             import ollama
         except ImportError as exc:
             raise ImportError(INSTALL_HINT) from exc
-        self.model = model
         self._ollama = ollama
         self._httpx = httpx
         self.host = host or os.environ.get("OLLAMA_HOST") or "http://localhost:11434"
+        super().__init__(model, self.host, max_retries=max_retries, retry=retry, sleep=sleep)
         # The SDK's ResponseError drops the headers; a response hook keeps them for Retry-After.
         self._last_headers: dict[str, str] = {}
         self._client = ollama.Client(
             host=self.host, timeout=timeout, event_hooks={"response": [self._remember_headers]}
         )
         self._options = {"num_ctx": num_ctx} if num_ctx else None
-        policy = retry or RetryPolicy()
-        if max_retries is not None:
-            policy = RetryPolicy(
-                max_attempts=max_retries + 1,
-                base_delay=policy.base_delay,
-                max_delay=policy.max_delay,
-                max_retry_after=policy.max_retry_after,
-                max_total_wait=policy.max_total_wait,
-            )
-        self.retry = policy
-        self._sleep = sleep
         self._turn = 0
 
-    def chat(self, messages: list[Message]) -> ChatResponse:
-        return self._complete(messages, None)
+    def _request(
+        self, messages: list[Message], tools: list[dict[str, Any]] | None
+    ) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "messages": [to_wire(m) for m in messages],
+            "tools": tools,
+            "stream": False,
+            "options": self._options,
+        }
 
-    def chat_with_tools(self, messages: list[Message], tools: list[ToolSpec]) -> ChatResponse:
-        return self._complete(messages, tools)
+    def _send(self, request: dict[str, Any]) -> Any:
+        self._last_headers = {}
+        try:
+            return self._client.chat(**request)
+        except (TypeError, ValueError, RecursionError) as exc:
+            # The SDK builds its response object straight from the body: a truncated or
+            # misshapen body surfaces as JSONDecodeError, TypeError or a ValidationError.
+            raise LLMError(
+                "bad-response", f"unreadable answer from {display_url(self.host)}: {exc}"
+            ) from exc
 
-    def _complete(self, messages: list[Message], tools: list[ToolSpec] | None) -> ChatResponse:
-        wire_messages = [to_wire(m) for m in messages]
-        wire_tools = [function_tool(t) for t in tools] if tools else None
-
-        def attempt() -> Any:
-            self._last_headers = {}
-            try:
-                return self._client.chat(
-                    model=self.model,
-                    messages=wire_messages,
-                    tools=wire_tools,
-                    stream=False,
-                    options=self._options,
-                )
-            except (TypeError, ValueError, RecursionError) as exc:
-                # The SDK builds its response object straight from the body: a truncated or
-                # misshapen body surfaces as JSONDecodeError, TypeError or a ValidationError.
-                raise LLMError(
-                    "bad-response", f"unreadable answer from {display_url(self.host)}: {exc}"
-                ) from exc
-
-        raw = call_with_retry(attempt, self._classify, self.retry, self._sleep)
+    def _response(self, raw: Any) -> ChatResponse:
         self._turn += 1
         return from_wire(raw, self.model, self._turn)
 
     def _remember_headers(self, response: Any) -> None:
         self._last_headers = dict(response.headers)
         # The SDK parses the body itself: bound its nesting first (SECURITY.md §17); the
-        # ValueError becomes a "bad-response" LLMError in `attempt`.
+        # ValueError becomes a "bad-response" LLMError in `_send`.
         if too_big := json_limit(response.read().decode("utf-8", "replace"), 48, 2**23):
             raise ValueError(f"response body refused: {too_big}")
 
     def _classify(self, exc: Exception) -> Failure | None:
-        where = f"{display_url(self.host)} ({self.model})"
         if isinstance(exc, self._ollama.ResponseError):
             if exc.status_code < 0:  # an error reported inside a 200 stream
-                return Failure("bad-response", f"{where}: {exc.error}", retryable=False)
-            return http_failure(exc.status_code, str(exc.error), self._last_headers, where)
+                return Failure("bad-response", f"{self.where}: {exc.error}", retryable=False)
+            return http_failure(exc.status_code, str(exc.error), self._last_headers, self.where)
         if isinstance(exc, self._httpx.TimeoutException):
-            return Failure("timeout", f"request to {where} timed out", retryable=True)
+            return self._timeout()
         if isinstance(exc, ConnectionError | self._httpx.TransportError):
-            return Failure("connection", f"cannot reach {where}: {exc}", retryable=True)
+            return self._unreachable(exc)
         return None
 
 

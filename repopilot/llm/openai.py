@@ -2,7 +2,7 @@
 
 `OPENAI_BASE_URL` points it at vLLM, llama.cpp's server, LM Studio, Ollama's /v1 or Gemini's
 OpenAI-compatible endpoint. The SDK is imported in the constructor only, and its own retries are
-off: retries go through `retry.call_with_retry` so their behaviour is ours and testable.
+off: retries go through `RetryingAdapter` so their behaviour is ours and testable.
 """
 
 from __future__ import annotations
@@ -13,27 +13,20 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from repopilot.llm.base import (
-    ChatResponse,
-    LLMError,
-    Message,
-    ToolCall,
-    ToolSpec,
-    function_tool,
-    response,
-)
-from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, display_url, http_failure
+from repopilot.llm.adapter import RetryingAdapter
+from repopilot.llm.base import ChatResponse, LLMError, Message, ToolCall, response
+from repopilot.llm.retry import Failure, RetryPolicy, http_failure
 from repopilot.safety.jsonbound import json_limit
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 INSTALL_HINT = "the openai provider needs the openai package: pip install 'repopilot[openai]'"
 
 
-class OpenAIChat:
+class OpenAIChat(RetryingAdapter):
     """`LLM` over Chat Completions. `api_key`/`base_url` default to OPENAI_API_KEY/OPENAI_BASE_URL.
 
-    `timeout` is per HTTP attempt in seconds; `max_retries` retries after the first attempt
-    (overrides `retry.max_attempts`); `sleep` is the wait function (tests pass a recorder).
+    `timeout` is per HTTP attempt in seconds; `max_retries`, `retry` and `sleep` as in
+    `RetryingAdapter`.
     """
 
     def __init__(
@@ -51,7 +44,6 @@ class OpenAIChat:
             import openai
         except ImportError as exc:
             raise ImportError(INSTALL_HINT) from exc
-        self.model = model
         self._openai = openai
         base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
         api_key = api_key or os.environ.get("OPENAI_API_KEY") or None
@@ -63,54 +55,37 @@ class OpenAIChat:
                 )
             api_key = "unused"  # local compatible servers ignore it, the SDK insists on one
         self.base_url = base_url or DEFAULT_BASE_URL
+        super().__init__(model, self.base_url, max_retries=max_retries, retry=retry, sleep=sleep)
         self._client = openai.OpenAI(
             api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0
         )
-        policy = retry or RetryPolicy()
-        if max_retries is not None:
-            policy = RetryPolicy(
-                max_attempts=max_retries + 1,
-                base_delay=policy.base_delay,
-                max_delay=policy.max_delay,
-                max_retry_after=policy.max_retry_after,
-                max_total_wait=policy.max_total_wait,
-            )
-        self.retry = policy
-        self._sleep = sleep
 
-    def chat(self, messages: list[Message]) -> ChatResponse:
-        return self._complete(messages, None)
-
-    def chat_with_tools(self, messages: list[Message], tools: list[ToolSpec]) -> ChatResponse:
-        return self._complete(messages, tools)
-
-    def _complete(self, messages: list[Message], tools: list[ToolSpec] | None) -> ChatResponse:
-        request: dict[str, Any] = {
-            "model": self.model,
-            "messages": [to_wire(m) for m in messages],
-        }
+    def _request(
+        self, messages: list[Message], tools: list[dict[str, Any]] | None
+    ) -> dict[str, Any]:
+        request: dict[str, Any] = {"model": self.model, "messages": [to_wire(m) for m in messages]}
         if tools:
-            request["tools"] = [function_tool(t) for t in tools]
+            request["tools"] = tools
+        return request
 
-        def attempt() -> ChatResponse:
-            return from_wire(self._client.chat.completions.create(**request), self.model)
+    def _send(self, request: dict[str, Any]) -> Any:
+        return self._client.chat.completions.create(**request)
 
-        return call_with_retry(attempt, self._classify, self.retry, self._sleep)
+    def _response(self, raw: Any) -> ChatResponse:
+        return from_wire(raw, self.model)
 
     def _classify(self, exc: Exception) -> Failure | None:
         openai = self._openai
-        where = f"{display_url(self.base_url)} ({self.model})"
         if isinstance(exc, openai.APITimeoutError):
-            return Failure("timeout", f"request to {where} timed out", retryable=True)
+            return self._timeout()
         if isinstance(exc, openai.APIConnectionError):
-            cause = exc.__cause__ or exc
-            return Failure("connection", f"cannot reach {where}: {cause}", retryable=True)
+            return self._unreachable(exc.__cause__ or exc)
         if isinstance(exc, openai.APIStatusError):
             headers = dict(exc.response.headers)
-            return http_failure(exc.status_code, _error_text(exc), headers, where)
+            return http_failure(exc.status_code, _error_text(exc), headers, self.where)
         if isinstance(exc, openai.OpenAIError | json.JSONDecodeError | RecursionError):
             # A JSON body cut short (or not JSON at all) surfaces as a JSONDecodeError.
-            return Failure("bad-response", f"unreadable answer from {where}: {exc}", False)
+            return Failure("bad-response", f"unreadable answer from {self.where}: {exc}", False)
         return None
 
 

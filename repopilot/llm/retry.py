@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from repopilot.llm.base import LLMError, ToolsUnsupported
+from repopilot.llm.base import LLMError, LLMErrorKind, ToolsUnsupported
 
 T = TypeVar("T")
 
@@ -35,7 +35,7 @@ _TOOLS_UNSUPPORTED = re.compile(
 class Failure:
     """One failed attempt, classified. `kind` becomes `LLMError.kind` when we give up."""
 
-    kind: str  # timeout | rate-limited | server-error | connection | bad-response | auth | ...
+    kind: LLMErrorKind
     message: str
     retryable: bool
     retry_after: float | None = None  # seconds the provider asked us to wait, if it said
