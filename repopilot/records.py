@@ -30,8 +30,11 @@ AssignedCategory = Literal[
 CATEGORIES: tuple[str, ...] = get_args(AssignedCategory)
 """The assignable categories, in DESIGN.md's order (the prompt, the answer schema, lint)."""
 
-Category = AssignedCategory | Literal["unknown", "no_failure"]
+Undecided = Literal["unknown", "no_failure"]
+"""A failure nothing decides, or no failure at all: never assigned by a pattern or the model."""
+Category = AssignedCategory | Undecided
 """The closed category taxonomy of DESIGN.md: every verdict's category is one of these."""
+TAXONOMY: tuple[str, ...] = CATEGORIES + get_args(Undecided)
 Kind = Literal["code", "infra", "flaky"]
 DecidedBy = Literal["pattern", "llm", "none"]
 EscalateMode = Literal["auto", "fixable"]

@@ -13,10 +13,11 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from repopilot.engine.corpusrepo import project_of
 from repopilot.errors import EvalError
-from repopilot.records import Verdict
+from repopilot.records import TAXONOMY, Category, DecidedBy, Verdict
 
 Classify = Callable[[Path], list[Verdict]]
 
@@ -31,7 +32,7 @@ class GhaCase:
     id: str
     path: Path
     ecosystem: str
-    category: str
+    category: Category
     accepted: frozenset[str]
     key_line: int | None
     repo: str = ""
@@ -45,8 +46,8 @@ class Outcome:
     family: str
     expected: str
     accepted: frozenset[str]
-    got: str
-    decided_by: str
+    got: str  # a category, or "error" when the log could not be classified
+    decided_by: DecidedBy
     pattern_id: str | None
     evidence: tuple[int, ...]
     ambiguous: bool = False  # the deciding pattern asks for the LLM anyway
@@ -173,7 +174,10 @@ def gha_cases(directory: Path, labels: Path) -> list[GhaCase]:
     cases = []
     for i, row in enumerate(_rows(labels, GHA_COLUMNS), start=2):
         where = f"{labels}:{i}"
-        accepted = {row["category"].strip()}
+        category = row["category"].strip()
+        if category not in TAXONOMY:
+            raise EvalError(f"{where}: category {category!r} is not in the taxonomy")
+        accepted = {category}
         if (row.get("ambiguous") or "").strip().lower() in ("yes", "true", "1", "y"):
             if (row.get("secondary") or "").strip():
                 accepted.add(row["secondary"].strip())
@@ -182,7 +186,7 @@ def gha_cases(directory: Path, labels: Path) -> list[GhaCase]:
                 id=row["id"].strip(),
                 path=directory / "logs" / f"{row['id'].strip()}.log",
                 ecosystem=row["ecosystem"].strip(),
-                category=row["category"].strip(),
+                category=cast(Category, category),
                 accepted=frozenset(accepted),
                 key_line=_int(row["key_line_no"], where),
                 repo=(row.get("repo") or "").strip(),

@@ -12,7 +12,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import regex
 import yaml
@@ -22,7 +22,7 @@ from repopilot.engine.cache import LiteralCache
 from repopilot.engine.cache import key as cache_key
 from repopilot.engine.prefilter import required_literals, usable
 from repopilot.errors import PatternError
-from repopilot.records import CATEGORIES, INFRA_CATEGORIES
+from repopilot.records import INFRA_CATEGORIES, AssignedCategory, Kind
 
 # `source:` forms: a documentation URL, or a file in a public repository (`owner/repo:path`).
 SOURCE_RE = re.compile(
@@ -55,14 +55,14 @@ class Examples(_Strict):
 
 class PatternSpec(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
-    category: Literal[CATEGORIES]  # type: ignore[valid-type]
+    category: AssignedCategory
     regex: str | list[str]
     priority: int = Field(default=50, ge=0, le=100)
     confidence: float = Field(default=0.8, ge=0.0, le=1.0)
     title: str
     hint: str = ""
     ambiguous: bool = False
-    kind: Literal["code", "infra", "flaky"] | None = None
+    kind: Kind | None = None
     step: str | None = None
     context: ContextSpec | None = None
     prefilter: list[str] | None = None

@@ -30,7 +30,7 @@ from typing import Any
 
 from repopilot.evidence.signals import EXIT, NOISE, S_CONTEXT, anchor_scores, collapsible
 from repopilot.logs.textnorm import body
-from repopilot.records import Record, Verdict
+from repopilot.records import Category, Record, Verdict
 from repopilot.safety.redact import clean_for_model
 
 # The tuning constants stay importable from here, beside the docstring that explains them.
@@ -45,7 +45,7 @@ class ContextWindow(Record):
     """The redacted evidence window of one failed job (Contract 4 `repopilot context` RESULT)."""
 
     source: str
-    category: str
+    category: Category
     line_ranges: tuple[tuple[int, int], ...]
     tokens: int
     text: str

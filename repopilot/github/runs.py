@@ -13,6 +13,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from github import GithubException
 from github.Repository import Repository
@@ -39,7 +40,7 @@ class FetchedLog:
     """Where a log landed: a job's text log, or (fallback) the whole run's zip."""
 
     path: Path
-    kind: str  # "job" | "run-zip"
+    kind: Literal["job", "run-zip"]
     truncated: bool
 
 
