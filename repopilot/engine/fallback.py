@@ -30,11 +30,17 @@ _ERROR_WORD = re.compile(
 _EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Failure|Fault)\b")
 _LOCATION = re.compile(r"[\w./\\-]+\.\w{1,6}[:(]\d+(?:[:,]\d+)?\)?")
 _PREFIX = re.compile(
-    r"^\s*(?:\[?(?:error|fatal|ERROR|FATAL|Error|E)\]?(?:\[[\w-]+\])?[:!]\s|✖|✗|×)"
+    r"^\s*(?:\[?(?:error|fatal|ERROR|FATAL|Error|E)\]?(?:\[[\w-]+\])?[:!]\s|✖|✗|×|"
+    r"(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): )"
 )
 _WARNING = re.compile(r"(?i)^\s*(?:\[?warn(?:ing)?\]?[:!\s]|npm warn|deprecat)")
 _NEGATED = re.compile(r"(?i)\b(?:0|no|zero) (?:errors?|failures?|failed)\b|\berrors?: 0\b")
 _ECHO = re.compile(r"^(?:\+ |\$ |##\[group\]|##\[endgroup\]|Run |shell: |  [A-Z_]+: )")
+# End-of-build markers and exit reports: they say that it failed, never why.
+_MARKER = re.compile(
+    r"^(?:Finished: [A-Z]+|Done\. Your build exited with|The command \".*\" exited with|"
+    r"\[Pipeline\] |Build step '.*' marked build as failure)"
+)
 # Lines that only say a command failed: the cause is above them.
 WRAPPER = re.compile(
     r"Execution failed for task '|^FAILURE: Build failed with an exception|^\* What went wrong:|"
@@ -47,6 +53,7 @@ WRAPPER = re.compile(
     r"(?:exit )?(?:code|status) -?\d+|^ERROR: Job failed: |"
     r"^make(?:\[\d+\])?: \*\*\* .*Error \d+|^ninja: build stopped|"
     r"^error: could not compile `|^error: Recipe `|^Error: Command failed: |"
+    r"^(?:ERROR: )?Failed (?:building wheel for|to build) |error: subprocess-exited-with-error|"
     r"^Error: Process completed with exit code|^\[ERROR\] Failed to execute goal .*There are test failures|"
     r"^\[ERROR\] (?:-> \[Help 1\]|Re-run Maven|To see the full stack trace|For more information about)"
 )
@@ -154,7 +161,7 @@ def score(line: Line, end: int, span: int) -> float:
     text = body(line.text).strip()
     if not text or RUNNER_EXIT.match(line.text) or is_passing_test(line.text):
         return 0.0
-    if _ECHO.match(line.text) or _NEGATED.search(text):
+    if _ECHO.match(line.text) or _NEGATED.search(text) or _MARKER.match(text):
         return 0.0
     s = 0.0
     if annotation(line.text) == "error":

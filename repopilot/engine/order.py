@@ -64,6 +64,8 @@ _JUNIT_TEST = re.compile(
     r"^\S.* > \S.* FAILED$|^\[ERROR\] (?!Tests run:)\S+.*(?:Time elapsed|<<<).*(?:FAILURE|ERROR)!"
 )
 _JUNIT_MSG = re.compile(r"^\s*(?:Caused by: )?[\w.$]+(?:Error|Exception|Failure|Throwable)\b")
+_BUN_RESULT = re.compile(r"^\((?:pass|fail|skip|todo)\) ")
+_BUN_MSG = re.compile(r"^(?:Expected\b.*:|error: )")
 
 
 def assertion_for(test: Line, lines: list[Line]) -> Line | None:
@@ -79,6 +81,8 @@ def assertion_for(test: Line, lines: list[Line]) -> Line | None:
     if _JUNIT_TEST.match(text):
         nxt = _first_text(after)
         return nxt if nxt and _JUNIT_MSG.match(body(nxt.text)) else None
+    if text.startswith("(fail) "):
+        return _bun(test, lines)
     if _JEST_TEST.match(text):
         for ln in after[:25]:
             t = body(ln.text)
@@ -137,3 +141,16 @@ def _pytest(node: str, test: Line, lines: list[Line]) -> Line | None:
         if inside and (_PYTEST_E.match(t) or _DOCTEST.match(t)):
             return ln
     return None
+
+
+def _bun(test: Line, lines: list[Line]) -> Line | None:
+    """bun prints a failing test's error above its `(fail)` line: `Expected:` else `error:`."""
+    above: list[Line] = []
+    for ln in reversed([x for x in lines if x.number < test.number]):
+        t = body(ln.text)
+        if _BUN_RESULT.match(t) or t.endswith((".test.ts:", ".test.js:", ".spec.ts:")):
+            break
+        above.append(ln)
+    found = [ln for ln in reversed(above) if _BUN_MSG.match(body(ln.text).strip())]
+    expected = [ln for ln in found if body(ln.text).strip().startswith("Expected")]
+    return (expected or found or [None])[0]
