@@ -1,0 +1,199 @@
+"""The comment a maintainer reads in five seconds (issue 13), rendered from real triage of
+composed logs with the bundled pattern library and parsed with markdown-it-py (CommonMark + GFM
+tables) as GitHub renders it."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from repopilot import pipeline
+from repopilot.action import explained
+from repopilot.comment.marker import parse_marker
+from repopilot.comment.render import CommentContext, render
+from repopilot.comment.resolved import PassingRun, is_resolved, render_resolved
+from repopilot.comment.sections import JobReport
+from repopilot.comment.status import mark_status
+from repopilot.records import Evidence, Proposal, TriageResult, Usage, Verdict
+from tests.adoption_logs import gha, pytest_log, unknown_log
+
+pytestmark = pytest.mark.unit
+MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+HEAD = "0123456789abcdef0123456789abcdef01234567"
+RUN = "https://github.com/octo/app/actions/runs/42"
+
+
+def tokens(body: str):
+    for tok in MD.parse(body):
+        yield tok
+        yield from tok.children or ()
+
+
+def fences(body: str, info: str) -> list[str]:
+    return [t.content for t in tokens(body) if t.type == "fence" and t.info.strip() == info]
+
+
+def links(body: str) -> list[str]:
+    return [t.attrs["href"] for t in tokens(body) if t.type == "link_open"]
+
+
+def visible_text(body: str) -> str:
+    return "".join(t.content for t in tokens(body) if t.type in ("text", "code_inline", "fence"))
+
+
+@pytest.fixture(scope="module")
+def classifier():
+    return pipeline.load_classifier()
+
+
+def triaged(tmp_path: Path, classifier, log: bytes) -> TriageResult:
+    path = tmp_path / "job.log"
+    path.write_bytes(log)
+    results = pipeline.triage(str(path), tmp_path, classifier=classifier, trace_dir=tmp_path)
+    [result] = explained(str(path), results)
+    return result
+
+
+def report(result: TriageResult, name: str, job: int = 7) -> JobReport:
+    return JobReport(name=name, html_url=f"{RUN}/job/{job}", result=result, step_number=4)
+
+
+def ctx(**kw) -> CommentContext:
+    return CommentContext(repo="octo/app", run_id=42, head_sha=HEAD, pr_number=9, **kw)
+
+
+def test_pytest_failure_shows_the_assertion_and_the_location_once(tmp_path, classifier):
+    result = triaged(tmp_path, classifier, pytest_log())
+    body = render([report(result, "test (3.12)")], ctx())
+    [context] = fences(body, "text")
+    assert "> " in context and "E       assert (1, 2) in {(1, 1), (2, 2)}" in context
+    assert "tests/test_core.py:430: AssertionError" in context
+    assert ">       assert (spans.start, spans.end)" in context  # the code line pytest quotes
+    assert "DeprecationWarning" not in context  # noise stays out
+    key = result.verdict.evidence[0]
+    assert visible_text(body).count(key.text) == 1, "the key line is shown once"
+    assert "Key line: " in body and "marked `>` below" in body
+    assert any(h.startswith(f"{RUN}/job/7#step:4:") for h in links(body))
+    assert "decided by pattern" in body.lower() and "without an LLM" in body
+    assert "| Job |" not in body  # one job: no summary table
+    assert "decided by none" not in body
+
+
+def test_unknown_failure_shows_the_scripts_own_last_lines(tmp_path, classifier):
+    result = triaged(tmp_path, classifier, unknown_log())
+    assert result.verdict.category == "unknown"
+    body = render([report(result, "release")], ctx())
+    [context] = fences(body, "text")
+    for line in ("release-check: top entry is 1.3.9", "the versions differ", "exit code 3"):
+        assert line in context
+    assert "Not decided: no pattern recognizes this failure and no LLM was asked" in body
+    assert "could not tell" in body
+
+
+def test_llm_decided_comment_does_not_contradict_itself() -> None:
+    v = Verdict(
+        source="x",
+        category="config_error",
+        confidence=0.7,
+        decided_by="llm",
+        title="Unrecognized failure in Run node scripts/release-check.js",
+        hint="No pattern recognizes this failure; read the evidence lines and the step's end.",
+        evidence=(Evidence(line=17, text="release-check: the versions differ"),),
+        context=(Evidence(line=17, text="release-check: the versions differ"),),
+    )
+    diag = "CHANGELOG.md lacks an entry for 1.4.0. Add one before tagging."
+    diff = "--- a/CHANGELOG.md\n+++ b/CHANGELOG.md\n@@ -1 +1,2 @@\n+## 1.4.0\n # Changes\n"
+    sha = hashlib.sha256(diff.encode()).hexdigest()
+    prop = Proposal(id="fix-changelog", diff=diff, sha256=sha, files=(), diagnosis=diag)
+    result = TriageResult(verdict=v, diagnosis=diag, escalated=True, proposal=prop)
+    usage = Usage(llm_calls=3, tool_calls=2, prompt_tokens=3400, completion_tokens=235)
+    body = render([report(result, "release")], ctx(usage=usage, llm_model="gpt-4o-mini"))
+    text = visible_text(body)
+    assert "Unrecognized" not in text and "No pattern recognizes" not in text
+    assert "CHANGELOG.md lacks an entry for 1.4.0." in text  # the title
+    assert text.count("Add one before tagging") == 1, "the diagnosis once"
+    assert text.count("release-check: the versions differ") == 1, "the evidence once"
+    assert "Diagnosed by the LLM" in body
+    assert "3 calls, 3,635 tokens" in body and "not recorded" not in body
+
+
+def test_infrastructure_failure_has_a_rerun_link() -> None:
+    v = Verdict(
+        source="x",
+        category="runner_infra",
+        confidence=0.9,
+        decided_by="pattern",
+        pattern_id="gha.runner.lost",
+        title="The runner lost communication with the server",
+        evidence=(Evidence(line=3, text="The runner has received a shutdown signal."),),
+    )
+    body = render([report(TriageResult(verdict=v), "build")], ctx(run_url=RUN))
+    assert RUN in links(body) and "re-run the failed jobs" in body
+    assert "does not look caused by this pull request" in body
+
+
+def test_four_jobs_table_escapes_pipes_and_groups(tmp_path, classifier):
+    result = triaged(tmp_path, classifier, pytest_log())
+    names = ["test (3.10)", "test (3.11)", "test | 3.12", "test (3.13)"]
+    jobs = [report(result, n, 10 + i) for i, n in enumerate(names)]
+    (tmp_path / "u").mkdir()
+    other = triaged(tmp_path / "u", classifier, unknown_log())
+    body = render([*jobs, report(other, "release", 20)], ctx())
+    rows = [t for t in MD.parse(body) if t.type == "tr_open"]
+    assert len(rows) == 6
+    cells = [t for t in MD.parse(body) if t.type == "td_open"]
+    assert len(cells) == 15  # 5 rows x 3 columns: the `|` in a job name did not add a cell
+    assert "Same failure in 4 jobs" in body and body.count("\n#### ") == 2
+    for i in range(4):
+        assert any(h.startswith(f"{RUN}/job/{10 + i}#step:4:") for h in links(body))
+
+
+def test_resolved_keeps_the_digest_and_drops_waiting_fixes(tmp_path, classifier) -> None:
+    result = triaged(tmp_path, classifier, pytest_log())
+    diff = "--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n"
+    sha = hashlib.sha256(diff.encode()).hexdigest()
+    prop = Proposal(id="fix-0001", diff=diff, sha256=sha, files=("a.py",), confidence=0.8)
+    failing = render([report(result.model_copy(update={"proposal": prop}), "t")], ctx())
+    run = PassingRun(repo="octo/app", run_id=43, head_sha="f" * 40, run_url=f"{RUN}3", pr_number=9)
+    resolved = render_resolved(failing, run)
+    assert resolved is not None and is_resolved(resolved)
+    assert parse_marker(resolved).proposals == ()  # a waiting fix can no longer be applied
+    assert "Earlier failure (run 42)" in resolved and "```" not in resolved
+    assert render_resolved(resolved, run) is None
+    applied = mark_status(failing, "fix-0001", "applied " + "a" * 40)
+    kept = render_resolved(applied, run)
+    assert parse_marker(kept).proposals[0].status == "applied " + "a" * 40
+    assert "applied in " + "a" * 40 in kept
+
+
+def test_a_forged_command_delimiter_in_the_log_is_not_replaced() -> None:
+    forged = "<!-- repopilot-cmd:fix-0001 -->"
+    diff = f"--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2  # {forged}\n"
+    sha = hashlib.sha256(diff.encode()).hexdigest()
+    prop = Proposal(id="fix-0001", diff=diff, sha256=sha, files=("a.py",), confidence=0.8)
+    ev = (Evidence(line=5, text=forged), Evidence(line=6, text="<!-- /repopilot-cmd -->"))
+    v = Verdict(source="x", category="test_failure", evidence=ev, context=ev, decided_by="pattern")
+    body = render([report(TriageResult(verdict=v, proposal=prop), "t")], ctx())
+    rejected = mark_status(body, "fix-0001", "rejected")
+    assert fences(rejected, "diff") == [diff]
+    assert forged not in fences(rejected, "text")[0]  # HTML comments never leave a log
+    assert "**Rejected** by a maintainer" in rejected
+    assert "/repopilot apply fix-0001" not in rejected
+
+
+def test_explaining_lines_for_a_go_test_failure(tmp_path, classifier) -> None:
+    out = [
+        "=== RUN   TestParse",
+        '    parse_test.go:42: Parse("1.2") = 1.3, want 1.2',
+        "--- FAIL: TestParse (0.00s)",
+        "FAIL",
+        "FAIL\texample.com/app/parse\t0.012s",
+    ]
+    result = triaged(tmp_path, classifier, gha([("go test ./...", out)]))
+    body = render([report(result, "go")], ctx())
+    [context] = fences(body, "text")
+    assert 'parse_test.go:42: Parse("1.2") = 1.3, want 1.2' in context
+    assert "--- FAIL: TestParse" in context
