@@ -57,7 +57,12 @@ def test_gha_numbers(capsys):
     assert [f["id"] for f in data["false_positive_logs"]] == ["pass-noisy"]
     assert data["confusion"] == {"type_check -> lint_format": 1}
     met = {t["metric"]: t["met"] for t in data["targets"]}
-    assert met == {"accuracy": False, "key_line": True, "decided": True, "false_positives": False}
+    assert met == {
+        "accuracy": False,
+        "key_line_contract": True,
+        "decided": True,
+        "false_positives": False,
+    }
     assert data["per_repository"]["?"]["passing_logs"] == 2  # no repo column, no workspace path
 
 

@@ -28,7 +28,7 @@ from repopilot.errors import EvalError, PatternError, UsageError
 Target = tuple[str, str, float]
 GHA_TARGETS: tuple[Target, ...] = (
     ("accuracy", ">=", 0.95),
-    ("key_line", ">=", 0.80),
+    ("key_line_contract", ">=", 0.80),  # evidence[0], or evidence[1] after a test's assertion
     ("decided", ">=", 0.80),
     ("false_positives", "<=", 0.0),
 )
