@@ -171,7 +171,6 @@ REASONS = (
     ("python.doctest.pytest-failure", "python.pytest.failed-test"),
     ("node.jest.expect-assertion", "node.jest.failed-test"),
     ("node.jest.expect-assertion", "node.bun.failed-test"),
-    ("go.test.t-error", "go.test.fail"),
     ("rust.test.assertion", "rust.panic.test-thread"),
     ("jvm.junit.assertion-exception", "jvm.gradle.test-failed"),
     ("jvm.junit.assertion-exception", "jvm.surefire.method-failed"),
