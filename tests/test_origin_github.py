@@ -300,3 +300,57 @@ def test_a_green_run_without_the_job_is_not_evidence(tmp_path, gh):
     assert run.outputs["origin"] == "base_branch"
     assert origin_of(run)["base_run_number"] == 41
     assert state.calls("GET", r"/repos/.*/actions/runs/90[23]/jobs")
+
+
+def test_the_comment_wording_follows_the_origin(tmp_path, gh):
+    server, facts = gh
+    state = server.state
+    base_run(state, 902, 42, "failure", SAME)
+    base_run(state, 901, 41, "success")
+    act(tmp_path, server, facts)
+    body = comment(state)
+    assert "**Origin: base branch**" in body
+    assert "also failing on ` main ` since [run #42](<" in body and "/actions/runs/902>)" in body
+    assert "not caused by this PR" in body
+    assert "caused by the changes in this pull request" not in body
+    assert "the same failures are on the base branch" in body  # the header
+    assert parse_marker(body).origins == {JOB: "base_branch"}
+
+
+def test_flaky_and_undetermined_comments_never_blame_the_pr(tmp_path, gh):
+    server, facts = gh
+    state = server.state
+    base_run(state, 902, 42, "success")
+    base_run(state, 901, 41, "failure", SAME)
+    act(tmp_path / "flaky", server, facts)
+    body = comment(state)
+    assert "**Origin: flaky**" in body and "re-run the failed jobs" in body
+    assert "caused by the changes" not in body
+    state.runs = {k: v for k, v in state.runs.items() if k == facts.run_id}
+    act(tmp_path / "undetermined", server, facts)
+    body = comment(state)
+    assert "**Origin: undetermined**" in body and "cannot tell" in body
+    assert "caused by the changes" not in body and "not caused" not in body
+
+
+def test_several_jobs_get_an_origin_each_and_a_table_column(tmp_path, gh):
+    server, facts = gh
+    state = server.state
+    run = state.runs[facts.run_id]
+    run["jobs"].append({"id": 102, "name": "test (3.11)", "conclusion": "failure"})
+    state.job_logs[102] = OTHER
+    jobs = [
+        {"id": 9010, "name": "test (3.11)", "conclusion": "success"},
+        {"id": 9011, "name": JOB, "conclusion": "failure"},
+    ]
+    add_run(state, 901, branch="main", head_sha=BASE_SHA, jobs=jobs, number=41)
+    state.job_logs[9011] = SAME
+    got = act(tmp_path, server, facts)
+    assert got.outputs["origin"] == "base_branch"  # the first failed job's
+    body = comment(state)
+    assert parse_marker(body).origins == {JOB: "base_branch", "test (3.11)": "this_pr"}
+    assert "| Origin |" in body and "`this_pr`" in body and "`base_branch`" in body
+    assert "Part of this looks caused by the changes in this pull request" in body
+    # one list of base runs and one jobs list serve both failed jobs
+    assert len(state.calls("GET", r"/repos/.*/actions/workflows/.*/runs")) == 2
+    assert len(state.calls("GET", r"/repos/.*/actions/runs/901/jobs")) == 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from repopilot.comment import markdown as md
+from repopilot.comment.origin import origin_cell, origin_line
 from repopilot.comment.sections import CONTEXT_CHARS, JobView, ProposalView
 from repopilot.comment.status import cmd_close, cmd_open, outcome_text
 
@@ -99,6 +100,7 @@ def job_section(
     if view.title:
         out += f"**{md.text(view.title, 200)}**  \n"
     out += f"{view.decided[0].upper()}{view.decided[1:]}.\n\n"
+    out += origin_line(view.origin)
     if view.evidence:
         out += _key_line(view, context_lines)
     elif view.link:
@@ -107,7 +109,7 @@ def job_section(
     if view.hint:
         hint = md.prose(view.hint, 1500, code=True)
         out += "".join(f"> {line}\n" for line in hint.split("\n")) + "\n"
-    if view.kind == "infra" and run_link:
+    if view.kind == "infra" and run_link and view.origin is None:  # else the origin line says
         out += rerun_text(run_link)
     if view.diagnosis:
         out += f"**Diagnosis:** {md.prose(view.diagnosis, code=True)}\n\n"
@@ -121,7 +123,8 @@ def compact_line(view: JobView, same: int = 1) -> str:
     title = f": {md.text(view.title, 120)}" if view.title else ""
     link = f" ({md.link('log', view.link)})" if view.link else ""
     more = f" (same in {same} jobs)" if same > 1 else ""
-    return f"- {md.code_span(view.name, 80)}: {view.category}{title}{link}{more}\n"
+    origin = f", origin {origin_cell(view.origin)}" if view.origin else ""
+    return f"- {md.code_span(view.name, 80)}: {view.category}{origin}{title}{link}{more}\n"
 
 
 def _cell(text: str, limit: int) -> str:
@@ -132,11 +135,15 @@ def _cell(text: str, limit: int) -> str:
 def summary_table(views: Sequence[JobView], limit: int = 20) -> str:
     """| Job | Category | Key line |, one row per job, the key line linked into the log."""
     rows = ["| Job | Category | Key line |", "|---|---|---|"]
+    origins = any(v.origin for v in views)  # issue 14: an Origin column once there are origins
+    if origins:
+        rows = ["| Job | Category | Origin | Key line |", "|---|---|---|---|"]
     for v in views[:limit]:
         key = _cell(v.evidence[0].text, 100) if v.evidence else "(none)"
         if v.evidence and v.link:
             key = md.link(key, v.link)
-        rows.append(f"| {_cell(v.name, 60)} | {v.category.replace('_', ' ')} | {key} |")
+        origin = f" {origin_cell(v.origin)} |" if origins else ""
+        rows.append(f"| {_cell(v.name, 60)} | {v.category.replace('_', ' ')} |{origin} {key} |")
     more = len(views) - limit
     tail = f"\n\n… and {more} more jobs." if more > 0 else ""
     return "\n".join(rows) + tail + "\n\n"

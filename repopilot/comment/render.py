@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from repopilot.comment import markdown as md
 from repopilot.comment.blocks import compact_line, job_section, summary_table
 from repopilot.comment.marker import Marker, MarkerProposal, dump_marker, encode_diff, sign
+from repopilot.comment.origin import origin_header
 from repopilot.comment.sections import CONTEXT_LINES, JobReport, JobView, build_view, kind_of
 from repopilot.comment.status import status_block
 from repopilot.records import TriageResult, Usage
@@ -110,6 +111,7 @@ def _marker(views: list[JobView], ctx: CommentContext, dropped: set[str]) -> Mar
         run_id=ctx.run_id,
         head_sha=ctx.head_sha,
         proposals=tuple(proposals),
+        origins={v.name: v.origin.origin for v in views if v.origin},
     )
     return sign(marker, ctx.signing_key)
 
@@ -125,6 +127,7 @@ def _header(views: list[JobView], ctx: CommentContext) -> str:
         "a re-run may be enough.",
         None: "RepoPilot could not tell whether this pull request caused it.",
     }[fault]
+    verdict = origin_header([v.origin for v in views]) or verdict  # issue 14: origins decide
     jobs = f"{n} failed job{'s' if n != 1 else ''}"
     run = md.link(f"run {ctx.run_id}", ctx.run_link)
     return f"### RepoPilot: {jobs} in {run} at `{ctx.head_sha[:12]}`\n\n{verdict}\n\n"
@@ -147,10 +150,11 @@ def groups(views: list[JobView]) -> list[list[JobView]]:
 
 def _details(views: list[JobView], ctx: CommentContext) -> str:
     lines = []
-    for view in views:
-        name = md.code_span(view.name, 80)
-        lines.append(f"- {name}: {view.decided}")
-        lines.extend(f"  - proposal refused: {md.text(r, 200)}" for r in view.rejected)
+    for group in groups(views):
+        names = ", ".join(md.code_span(v.name, 80) for v in group[:8])
+        names += f" and {len(group) - 8} more" if len(group) > 8 else ""
+        lines.append(f"- {names}: {group[0].decided}")
+        lines.extend(f"  - proposal refused: {md.text(r, 200)}" for r in group[0].rejected)
     u = ctx.usage
     if u is not None and (u.llm_calls or u.tool_calls):
         tokens = u.prompt_tokens + u.completion_tokens

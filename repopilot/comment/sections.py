@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from repopilot.comment import markdown as md
 from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
-from repopilot.records import INFRA_CATEGORIES, Evidence, Proposal, TriageResult
+from repopilot.records import INFRA_CATEGORIES, Evidence, OriginVerdict, Proposal, TriageResult
 from repopilot.safety.deceptive import diff_deception
 from repopilot.safety.redact import clean_for_model
 
@@ -69,6 +69,7 @@ class JobView:
     step: str = ""
     decided_by: str = "none"
     links: tuple[str, ...] = ()  # a log link per evidence line ("" when none)
+    origin: OriginVerdict | None = None  # issue 14: whether the PR caused it
 
     @property
     def group_key(self) -> tuple[str, ...]:
@@ -76,7 +77,8 @@ class JobView:
         Numbers in the key line are ignored (durations, ports); the title is compared as is."""
         first = self.evidence[0].text if self.evidence else ""
         sha = self.proposal.sha256 if self.proposal else ""
-        return (self.category, self.title, _NUMBERS.sub("#", first), self.diagnosis, sha)
+        origin = self.origin.origin if self.origin else ""
+        return (self.category, self.title, _NUMBERS.sub("#", first), self.diagnosis, sha, origin)
 
 
 def _clean(value: str, counter: list[int]) -> str:
@@ -149,11 +151,26 @@ def _title(v_title: str, decided_by: str, diagnosis: str) -> str:
     return md.clip(first, 160)
 
 
+_STEP_HEADER = re.compile(r"^(?:##\[group\])?Run \S")
+_EXIT_LINE = re.compile(r"Process completed with exit code|##\[(?:error|endgroup)\]")
+
+
+def _key_first(v: Verdict) -> tuple[Evidence, ...]:
+    """For an unknown failure whose evidence is only the failing step's header, the key line is
+    the last thing the command printed before its exit code (that is where scripts say why)."""
+    ev = v.evidence
+    if v.category != "unknown" or not ev or not _STEP_HEADER.match(ev[0].text):
+        return ev
+    said = [e for e in v.context if e.line > ev[0].line and not _EXIT_LINE.search(e.text)]
+    said = [e for e in said if e.text.strip() and e.text.strip() != ev[0].text.removeprefix("Run ")]
+    return (said[-1], *ev) if said else ev
+
+
 def build_view(job: JobReport) -> JobView:
     """The cleaned, display-ready view of one job (the only place that touches raw text)."""
     count = [0]
     r, v = job.result, job.result.verdict
-    ev = tuple(Evidence(line=e.line, text=_clean(e.text, count)) for e in v.evidence[:3])
+    ev = tuple(Evidence(line=e.line, text=_clean(e.text, count)) for e in _key_first(v)[:3])
     centre = ev[0].line if ev else (v.context[0].line if v.context else 0)
     near = sorted(v.context, key=lambda e: (abs(e.line - centre), e.line))[:CONTEXT_LINES]
     ctx = tuple(
@@ -196,4 +213,5 @@ def build_view(job: JobReport) -> JobView:
         step=_clean(v.step or "", count),
         decided_by=v.decided_by,
         links=tuple(log_link(job, e.line) for e in ev),
+        origin=r.origin,
     )
