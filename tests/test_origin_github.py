@@ -354,3 +354,18 @@ def test_several_jobs_get_an_origin_each_and_a_table_column(tmp_path, gh):
     # one list of base runs and one jobs list serve both failed jobs
     assert len(state.calls("GET", r"/repos/.*/actions/workflows/.*/runs")) == 2
     assert len(state.calls("GET", r"/repos/.*/actions/runs/901/jobs")) == 1
+
+
+def test_origin_travels_from_analyze_to_post(tmp_path, gh):
+    """The lookups run in the read-only analyze job; post only reads the result file."""
+    server, facts = gh
+    state = server.state
+    base_run(state, 902, 42, "failure", SAME)
+    result = str(tmp_path / "shared" / "result.json")
+    first = act(tmp_path / "a", server, facts, mode="analyze", result_file=result)
+    assert first.outputs["origin"] == "base_branch" and state.comments == {}
+    seen = len(state.requests)
+    second = act(tmp_path / "p", server, facts, mode="post", result_file=result)
+    assert second.outputs["origin"] == "base_branch"
+    assert parse_marker(comment(state)).origins == {JOB: "base_branch"}
+    assert not any("/actions/" in r.path for r in state.requests[seen:])
