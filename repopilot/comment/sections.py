@@ -15,9 +15,16 @@ from pydantic import BaseModel, ConfigDict
 
 from repopilot.comment import markdown as md
 from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
-from repopilot.records import INFRA_CATEGORIES, Evidence, OriginVerdict, Proposal, TriageResult
+from repopilot.records import (
+    INFRA_CATEGORIES,
+    Evidence,
+    OriginVerdict,
+    Proposal,
+    TriageResult,
+    Verdict,
+)
 from repopilot.safety.deceptive import diff_deception
-from repopilot.safety.redact import clean_for_model
+from repopilot.safety.redact import clean_for_model, clean_lines
 
 MAX_DIFF_CHARS = 40_000  # a larger diff cannot be shown in full next to anything else
 CONTEXT_CHARS = 400
@@ -173,9 +180,13 @@ def build_view(job: JobReport) -> JobView:
     ev = tuple(Evidence(line=e.line, text=_clean(e.text, count)) for e in _key_first(v)[:3])
     centre = ev[0].line if ev else (v.context[0].line if v.context else 0)
     near = sorted(v.context, key=lambda e: (abs(e.line - centre), e.line))[:CONTEXT_LINES]
+    ordered = sorted(near, key=lambda e: e.line)
+    # cleaned together: a token wrapped across two context lines is redacted whole
+    texts, redactions = clean_lines([e.text for e in ordered])
+    count[0] += redactions
     ctx = tuple(
-        Evidence(line=e.line, text=md.clip(_clean(e.text, count), CONTEXT_CHARS))
-        for e in sorted(near, key=lambda e: e.line)
+        Evidence(line=e.line, text=md.clip(t, CONTEXT_CHARS))
+        for e, t in zip(ordered, texts, strict=True)
     )
     diagnosis = _clean(r.diagnosis or "", count)
     proposal = None
