@@ -270,7 +270,7 @@ def triage_and_post(
     proposals = [j.result.proposal for j in found.jobs if j.result.proposal]
     posted = post(repo, event, render, bot, inp.dry_run, proposals, inp.max_wait)
     details["pr"] = posted.pr.number if posted.pr else None
-    if posted.comment is None:
+    if posted.comment is None or posted.pr is None:
         why = "dry run" if inp.dry_run else "no pull request for this run"
         print(run_summary(found, f"not posted ({why}); see the job summary"))
         summary = f"RepoPilot ({why}): the comment below was not posted.\n\n{posted.body}"
@@ -347,7 +347,7 @@ def on_issue_comment(inp: runner.Inputs, event: CommentEvent) -> Outcome:
     repo = gh.get_repo(event.repository.full_name or inp.repository)
     cfg = ApprovalConfig(bot, inp.approvers, inp.signing_key, inp.dry_run, inp.max_wait)
     decision = decide(gh, repo, event, cfg)
-    details = {
+    details: dict[str, object] = {
         "proposal_id": decision.proposal_id,
         "commit": decision.commit_sha,
         "why": decision.message,

@@ -77,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
         return 1 if problems else 0
     if args.action == "test":
         for p in patterns:
-            problems.extend(Problem(*m.split(": ", 1)) for m in check_examples(p))
+            for m in check_examples(p):
+                where, _, message = m.partition(": ")
+                problems.append(Problem(where, message))
         examples = sum(len(p.spec.examples.match) + len(p.spec.examples.no_match) for p in patterns)
         summary = f"{len(patterns)} patterns, {examples} examples"
     else:

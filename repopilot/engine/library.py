@@ -232,6 +232,7 @@ def _build(
         step_re = _compile(spec.step, where, spec.id, regex.IGNORECASE) if spec.step else None
         until = spec.context.until if spec.context else None
         until_re = _compile(until, where, spec.id) if until else None
+        literals: tuple[str, ...]
         if spec.prefilter_regex:
             literals = ()
             if validated is None:

@@ -145,11 +145,11 @@ def anchor_scores(
                 score[i] *= 0.5
     first = index.get(verdict.evidence[0].line, 0) if verdict.evidence else 0
     stop = min((x for x in exits if x >= first), default=len(texts))
-    for e in verdict.context:
+    for ev in verdict.context:
         # Pattern context may run past the step's exit line into the runner's cleanup: not context.
-        if e.line in index and index[e.line] <= stop:
-            score[index[e.line]] = max(score[index[e.line]], S_CONTEXT)
-    for k, e in enumerate(verdict.evidence):
-        if e.line in index:
-            score[index[e.line]] = S_EVIDENCE if k == 0 else S_EVIDENCE_MORE
+        if ev.line in index and index[ev.line] <= stop:
+            score[index[ev.line]] = max(score[index[ev.line]], S_CONTEXT)
+    for k, ev in enumerate(verdict.evidence):
+        if ev.line in index:
+            score[index[ev.line]] = S_EVIDENCE if k == 0 else S_EVIDENCE_MORE
     return score, tail

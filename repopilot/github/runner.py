@@ -10,12 +10,16 @@ import secrets
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal, cast, get_args
 
 from repopilot.github.approval import DEFAULT_APPROVERS
+from repopilot.records import ESCALATE_MODES, EscalateMode
 
-LLMS = ("none", "openai", "ollama")
-MODES = ("all", "analyze", "post")
-ESCALATE = ("auto", "fixable")  # the pipeline's modes (DESIGN.md Contract 4)
+Provider = Literal["none", "openai", "ollama"]
+Mode = Literal["all", "analyze", "post"]
+"""all: analyze and post in one job; analyze / post: the two halves of the split workflow."""
+LLMS: tuple[str, ...] = get_args(Provider)
+MODES: tuple[str, ...] = get_args(Mode)
 _TRUE = {"true", "1", "yes", "on"}
 _FALSE = {"false", "0", "no", "off", ""}
 
@@ -43,16 +47,16 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Inputs:
     token: str
-    llm: str
+    llm: Provider
     model: str
-    escalate: str
+    escalate: EscalateMode
     patterns: str | None
     repo_path: str | None
     approvers: frozenset[str]
     signing_key: str | None
     bot_login: str | None
     dry_run: bool
-    mode: str
+    mode: Mode
     result_file: str
     api_url: str
     timeout: float  # seconds per GitHub API request (REPOPILOT_GITHUB_TIMEOUT)
@@ -91,9 +95,9 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
     mode = get_input(env, "mode").lower() or "all"
     if mode not in MODES:
         raise ConfigError(f"input mode: expected one of {', '.join(MODES)}, got {mode!r}")
-    if escalate not in ESCALATE:
+    if escalate not in ESCALATE_MODES:
         raise ConfigError(
-            f"input escalate: expected one of {', '.join(ESCALATE)}, got {escalate!r}"
+            f"input escalate: expected one of {', '.join(ESCALATE_MODES)}, got {escalate!r}"
         )
     approvers = (
         frozenset(get_input(env, "approvers").replace(",", " ").split()) or DEFAULT_APPROVERS
@@ -103,16 +107,16 @@ def read_inputs(env: Mapping[str, str]) -> Inputs:
         raise ConfigError(f"GITHUB_REPOSITORY: expected owner/name, got {repository!r}")
     return Inputs(
         token=token,
-        llm=llm,
+        llm=cast(Provider, llm),
         model=get_input(env, "model"),
-        escalate=escalate,
+        escalate=cast(EscalateMode, escalate),
         patterns=get_input(env, "patterns") or None,
         repo_path=get_input(env, "repo-path") or None,
         approvers=approvers,
         signing_key=get_input(env, "signing-key") or None,
         bot_login=get_input(env, "bot-login") or None,
         dry_run=dry_run,
-        mode=mode,
+        mode=cast(Mode, mode),
         result_file=get_input(env, "result-file") or "repopilot-result.json",
         api_url=env.get("GITHUB_API_URL", "").strip() or "https://api.github.com",
         timeout=_seconds(env, "REPOPILOT_GITHUB_TIMEOUT", 30.0),

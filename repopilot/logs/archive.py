@@ -12,7 +12,7 @@ import re
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 _NUM = re.compile(r"^(\d+)_(.*)\.txt$")
 
@@ -28,7 +28,7 @@ class ZipLimits:
 class _Capped(io.RawIOBase):
     """Counts decompressed bytes as they are read and stops a zip bomb with one line."""
 
-    def __init__(self, inner: BinaryIO, compressed: int, where: str, limits: ZipLimits, err):
+    def __init__(self, inner: IO[bytes], compressed: int, where: str, limits: ZipLimits, err):
         self._inner, self._compressed, self._where = inner, max(compressed, 1), where
         self._limits, self._err, self._seen = limits, err, 0
 

@@ -24,7 +24,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from repopilot.errors import LogError
 from repopilot.logs.archive import ZipLimits, zip_jobs
@@ -282,6 +282,11 @@ def _ghcli_rewrite(data: bytes, first_line: int, state: list, keep: str | None) 
     return Chunk(first_line, 0, text, steps)
 
 
+def _raw(stream: BinaryIO) -> io.RawIOBase:
+    """`stream` as the raw stream BufferedReader wraps (what every unbuffered opener returns)."""
+    return cast(io.RawIOBase, stream)
+
+
 class _Limit(io.RawIOBase):
     """At most `left` bytes of `inner`: one half of a split file."""
 
@@ -315,7 +320,8 @@ def iter_chunks(
     offset0, line = anchor or (0, 1)
     state: list = [None, True]
     with job.opener() as raw:
-        stream = io.BufferedReader(raw, CHUNK) if not isinstance(raw, io.BufferedReader) else raw
+        # An opener returns an open file (buffered) or a raw stream (a zip member, a split half).
+        stream = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(_raw(raw), CHUNK)
         if offset0:
             stream.seek(offset0)
         if stop is not None:
