@@ -41,7 +41,7 @@ from repopilot.github.events import (
 from repopilot.github.flows import analyze, post, resolve
 from repopilot.github.llmstatus import llm_status
 from repopilot.github.logsummary import run_summary
-from repopilot.github.origin import HookedTriage, OriginSetup, OriginTriage, budget_from
+from repopilot.github.originsetup import HookedTriage, OriginSetup, OriginTriage, budget_from
 from repopilot.github.render import comment_renderer
 from repopilot.github.result import ResultFileError, RunResult
 from repopilot.github.result import load as load_result

@@ -16,7 +16,8 @@ from github.Repository import Repository
 from repopilot.comment.marker import parse_marker
 from repopilot.errors import LogError
 from repopilot.github.events import RunEvent
-from repopilot.github.origin import OriginSetup
+from repopilot.github.origin import OriginLookup
+from repopilot.github.originsetup import OriginSetup
 from repopilot.github.prs import PullRef, bot_comments, find_pull, upsert_comment
 from repopilot.github.result import JobResult, RunResult
 from repopilot.github.runs import (
@@ -54,7 +55,7 @@ def analyze(
     run = event.workflow_run
     jobs = failed_jobs(repo, run.id)
     workdir = fresh_workdir()
-    lookup = origin.lookup(repo, event, workdir) if origin else None
+    lookup = OriginLookup(repo, event, origin, workdir) if origin else None
     zip_results: list[TriageResult] | None = None
     out: list[JobResult] = []
     try:

@@ -15,94 +15,47 @@ Needs only `actions: read` and `contents: read`, so it runs in the read-only `an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import requests
 from github import GithubException
 from github.Repository import Repository
 
 from repopilot.github.events import RunEvent
-from repopilot.github.runner import get_input
+from repopilot.github.originsetup import OriginSetup, Triage
 from repopilot.github.runs import FailedJob, LogUnavailable, fetch_job_log
 from repopilot.origin import (
     FAILED,
     INFRA_ORIGIN_CATEGORIES,
     BaseJob,
     OriginFacts,
-    OriginHook,
     decide,
 )
 from repopilot.records import OriginVerdict, TriageResult, Verdict
 
-DEFAULT_BUDGET = 30
 BASE_RUNS = 5  # base-branch runs looked at, newest first
 MAX_ATTEMPTS = 3  # earlier attempts of this run looked at
 MAX_SAME_SHA = 2  # other runs of the same commit looked at
-BUDGET_ENV = "REPOPILOT_ORIGIN_BUDGET"
-
-Classify = Callable[[str], list[Verdict]]
-"""A downloaded log file -> the deterministic verdict of each job in it (no LLM)."""
-Signer = Callable[[Verdict], str | None]
-"""A verdict -> its failure signature text (engine/signature.py)."""
-Triage = Callable[[str], list[TriageResult]]
-OriginTriage = Callable[[str, OriginHook], list[TriageResult]]
-"""The pipeline with an origin hook: the origin is decided before any LLM is asked."""
-
-
-class HookedTriage(Protocol):
-    """A triage usable both ways: plain (`Triage`) and with an origin hook (`OriginTriage`)."""
-
-    def __call__(self, path: str, origin: OriginHook | None = None) -> list[TriageResult]: ...
-
-
-@dataclass(frozen=True)
-class OriginSetup:
-    """What the analyze half needs to decide origins. `triage` None: origins are decided after
-    the plain triage, from its verdicts (a triage passed in by a test or another caller)."""
-
-    classify: Classify
-    sign: Signer
-    budget: int = DEFAULT_BUDGET
-    triage: OriginTriage | None = None
-
-    def lookup(self, repo: Repository, event: RunEvent, workdir: Path) -> OriginLookup:
-        return OriginLookup(repo, event, self.classify, self.sign, workdir, self.budget, self)
 
 
 class BudgetExhausted(Exception):
     """The next request would pass the budget."""
 
 
-def budget_from(env: Mapping[str, str]) -> int:
-    """The request budget: input `origin-budget`, else REPOPILOT_ORIGIN_BUDGET, else 30.
-    Raises ValueError with one line for anything but a whole number from 0 (off) to 1000."""
-    raw = get_input(env, "origin-budget") or env.get(BUDGET_ENV, "").strip()
-    if not raw:
-        return DEFAULT_BUDGET
-    if not raw.isdigit() or int(raw) > 1000:
-        raise ValueError(f"origin-budget / {BUDGET_ENV}: expected 0 to 1000, got {raw!r}")
-    return int(raw)
-
-
 class OriginLookup:
     """The lookups for one failed run; `decide(job, verdict)` gives each failed job its origin."""
 
-    def __init__(
-        self,
-        repo: Repository,
-        event: RunEvent,
-        classify: Classify,
-        sign: Signer,
-        workdir: Path,
-        budget: int = DEFAULT_BUDGET,
-        setup: OriginSetup | None = None,
-    ):
-        self.repo, self.event, self.classify, self.sign = repo, event, classify, sign
-        self.setup = setup
-        self.workdir, self.budget, self.used = workdir, budget, 0
+    def __init__(self, repo: Repository, event: RunEvent, setup: OriginSetup, workdir: Path):
+        self.repo, self.event, self.setup, self.workdir = repo, event, setup, workdir
+        self.classify, self.sign, self.budget, self.used = (
+            setup.classify,
+            setup.sign,
+            setup.budget,
+            0,
+        )
         run = event.workflow_run
         self.run = run
         stub = run.pull_requests[0] if run.pull_requests else None
@@ -113,7 +66,8 @@ class OriginLookup:
         )
         self.workflow: str | None = str(run.workflow_id) if run.workflow_id else None
         if self.workflow is None and run.path.startswith(".github/workflows/"):
-            self.workflow = run.path.rsplit("/", 1)[-1]  # the API takes the file name too
+            # the API takes the file name too; a payload's path may end in `@<ref>`
+            self.workflow = run.path.split("@", 1)[0].rsplit("/", 1)[-1]
         self._cache: dict[tuple, Any] = {}
         self.failed: str | None = None  # why lookups stopped for good, once they did
 
@@ -286,7 +240,7 @@ class OriginLookup:
         def hook(verdict: Verdict) -> OriginVerdict:
             return self.decide(job_name or (verdict.job or "").strip(), verdict)
 
-        with_hook = self.setup.triage if self.setup else None
+        with_hook = self.setup.triage
         if with_hook is not None:
             return lambda path: with_hook(path, hook)
         return lambda path: [self.attach(job_name, r) for r in triage(path)]
