@@ -369,3 +369,20 @@ def test_origin_travels_from_analyze_to_post(tmp_path, gh):
     assert second.outputs["origin"] == "base_branch"
     assert parse_marker(comment(state)).origins == {JOB: "base_branch"}
     assert not any("/actions/" in r.path for r in state.requests[seen:])
+
+
+def test_after_an_api_error_no_later_job_asks_again(tmp_path, gh):
+    server, facts = gh
+    state = server.state
+    state.runs[facts.run_id]["jobs"].append(
+        {"id": 102, "name": "test (3.11)", "conclusion": "failure"}
+    )
+    state.job_logs[102] = OTHER
+    base_run(state, 901, 41, "success")
+    state.faults.append(Fault("GET", r"/repos/.*/actions/workflows/.*/runs", status=403, times=50))
+    act(tmp_path, server, facts)
+    assert parse_marker(comment(state)).origins == {
+        JOB: "undetermined",
+        "test (3.11)": "undetermined",
+    }
+    assert len(state.calls("GET", r"/repos/.*/actions/workflows/.*/runs")) == 1
