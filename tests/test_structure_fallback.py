@@ -131,3 +131,30 @@ def test_passing_test_lines(text):
 )
 def test_failing_test_lines_are_not_passing(text):
     assert not is_passing_test(text)
+
+
+def test_warning_annotations_are_never_evidence(bare, tmp_path):
+    path = gha(
+        tmp_path,
+        "##[warning]cache: No space left on device for the optional cache; continuing",
+        "FAILED tests/a.py::test_b - boom",
+        "##[error]Process completed with exit code 1.",
+    )
+    (v,) = bare.classify_path(path)
+    assert v.pattern_id == "t.pytest.failed" and v.evidence[0].line == 6
+    assert all(not e.text.startswith("##[warning]") for e in v.evidence)
+
+
+def test_a_script_error_goes_before_a_wrapper(tmp_path):
+    engine = Classifier(load_library())
+    path = gha(
+        tmp_path,
+        "yarn run v1.22.22",
+        "$ node scripts/size.js",
+        "##[error]Bundle size 187 kB exceeds the 150 kB budget",
+        "error Command failed with exit code 1.",
+        "##[error]Process completed with exit code 1.",
+    )
+    (v,) = engine.classify_path(path)
+    assert v.failed and v.evidence[0].line == 7
+    assert v.evidence[0].text.startswith("##[error]Bundle size")

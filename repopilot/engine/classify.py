@@ -26,6 +26,7 @@ from repopilot.engine.scan import Hit, Scanner, ScanResult
 from repopilot.engine.scansplit import eligible, split_scan
 from repopilot.engine.structure import RUNNER_EXIT, Structure, analyze, is_passing_test
 from repopilot.logs.reader import JobLog, iter_lines, open_logs
+from repopilot.logs.textnorm import annotation
 from repopilot.records import Evidence, Verdict
 from repopilot.safety.redact import redact
 
@@ -60,9 +61,7 @@ class Classifier:
         timeouts = tuple(sorted(res.timeouts))
         # A job name only when the input names one (a zip folder, gh's job column).
         name = job.name if job.name != job.source else None
-        hits = [
-            h for h in res.hits if not BOILERPLATE.match(h.text) and not is_passing_test(h.text)
-        ]
+        hits = [h for h in res.hits if _evidence_line(h.text)]
         st = analyze(job, res, hits, assume_failed)
         if not st.failed:
             return Verdict(
@@ -83,8 +82,15 @@ class Classifier:
         )
         inside = _in_scope(hits, scope)
         if inside:
-            return _pattern_verdict(job, res, inside, scope, common)
+            return _pattern_verdict(job, res, inside, st, common)
         return _unknown_verdict(job, res, st, common)
+
+
+def _evidence_line(text: str) -> bool:
+    """Never evidence: the runner's exit line, a passing test, a `##[warning]`/`##[notice]`."""
+    if BOILERPLATE.match(text) or is_passing_test(text):
+        return False
+    return annotation(text) not in ("warning", "notice", "debug")
 
 
 def _in_scope(hits: Iterable[Hit], scope: Scope) -> list[Hit]:
@@ -111,8 +117,9 @@ def _rank(pattern: Pattern, hits: list[Hit], scope: Scope) -> tuple:
 
 
 def _pattern_verdict(
-    job: JobLog, res: ScanResult, hits: list[Hit], scope: Scope, common: dict
+    job: JobLog, res: ScanResult, hits: list[Hit], st: Structure, common: dict
 ) -> Verdict:
+    scope = Scope(st.start, st.end, st.focus)
     groups: dict[str, list[Hit]] = {}
     for h in hits:
         groups.setdefault(h.pattern.id, []).append(h)
@@ -128,7 +135,7 @@ def _pattern_verdict(
             break
         if all(g[0].line != n for n, _ in lines):
             lines.append((g[0].line, g[0].text))
-    lead, assertion = _lead(job, res, p, first, best, scope)
+    lead, assertion = _lead(job, res, p, first, best, st)
     if lead is not None:
         lines = [(lead.number, lead.text)] + [x for x in lines if x[0] != lead.number]
         lines = lines[:MAX_EVIDENCE]
@@ -153,16 +160,20 @@ def _pattern_verdict(
 
 
 def _lead(
-    job: JobLog, res: ScanResult, p: Pattern, first: Hit, best: list[Hit], scope: Scope
+    job: JobLog, res: ScanResult, p: Pattern, first: Hit, best: list[Hit], st: Structure
 ) -> tuple[Line | None, bool]:
     """A line to put before the pattern's first hit (engine/order.py), and whether it is a
     test's assertion message."""
     if _wrapper(p, best):
-        lo = max(scope.start, first.line - LOOKBACK)
+        hit_lines = {h.line for h in res.hits}
+        own = [(n, t) for n, t in st.script_errors if n not in hit_lines]
+        if own:  # the script's own `##[error]` message says what the wrapper only reports
+            return Line(own[0][0], own[0][1], False), False
+        lo = max(st.start, first.line - LOOKBACK)
         specific = specific_before(read_region(job, res, lo, first.line), first.line, lo)
         return specific, False
     if p.spec.category == "test_failure":
-        lo = max(scope.start, first.line - 600)
+        lo = max(st.start, first.line - 600)
         lines = read_region(job, res, lo, first.line + 40)
         test = next((ln for ln in lines if ln.number == first.line), None)
         msg = assertion_for(test, lines) if test is not None else None

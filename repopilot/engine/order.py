@@ -153,4 +153,5 @@ def _bun(test: Line, lines: list[Line]) -> Line | None:
         above.append(ln)
     found = [ln for ln in reversed(above) if _BUN_MSG.match(body(ln.text).strip())]
     expected = [ln for ln in found if body(ln.text).strip().startswith("Expected")]
-    return (expected or found or [None])[0]
+    picked = expected or found
+    return picked[0] if picked else None
