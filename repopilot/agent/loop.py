@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -18,16 +19,10 @@ from repopilot.agent import answer as answers
 from repopilot.agent.answer import Answer, FormatError
 from repopilot.agent.guards import NOT_RUN, Clock, Guards
 from repopilot.agent.limits import Limits
-from repopilot.agent.outcome import (
-    AgentOutcome,
-    Finished,
-    LimitReached,
-    StopReason,
-    Validator,
-)
+from repopilot.agent.outcome import AgentOutcome, Finished, LimitReached, StopReason, Validator
 from repopilot.agent.prompt import PROMPT_VERSION, system_prompt
 from repopilot.agent.protocol import NativeTools, Protocol, TextActions
-from repopilot.agent.schema import ARGUMENTS, TERMINAL, ProposeFix, ToolError, parse_arguments
+from repopilot.agent.schema import TERMINAL, ProposeFix, ToolError, call_arguments
 from repopilot.agent.steps import (
     AgentEnd,
     AgentStart,
@@ -87,7 +82,8 @@ class Agent:
             self.trace.add("error", error=f"llm-unavailable: {exc}")
             outcome = self._outcome("llm-unavailable")
         finally:
-            self.trace.add("decision", result=self._end(outcome).record())
+            end = AgentEnd.of(outcome, self.guards.state.redactions)
+            self.trace.add("decision", result=end.record())
             self.trace.finish(outcome.stop_reason)
         written = None if self.trace.save_error else str(self.trace.path)
         return outcome.model_copy(update={"trace": written})
@@ -185,9 +181,9 @@ class Agent:
         self.trace.add("tool_call", tool_name=call.name, arguments=call.arguments)
         self.guards.state.usage.tool_calls += 1
         try:
-            args = self._validated(call)
-        except FormatError as exc:
-            self._format_error(exc)
+            args = call_arguments(call)
+        except ToolError as exc:  # the model's mistake: it sees why, and it counts as one
+            self._format_error(FormatError(str(exc)))
             return f"error: {exc}"
         self.guards.usable_call()
         if isinstance(args, ProposeFix):  # bounded by max_proposals, not by the repeat guard
@@ -222,19 +218,6 @@ class Agent:
         except ToolError as exc:
             return f"error: {exc}", str(exc)
 
-    def _validated(self, call: ToolCall) -> BaseModel:
-        if call.arguments_error:
-            raise FormatError(
-                f"arguments of {call.name} are not valid JSON: {call.arguments_error}"
-            )
-        if call.name not in ARGUMENTS:
-            known = ", ".join(ARGUMENTS)
-            raise FormatError(f"unknown tool {call.name!r}; the tools are: {known}")
-        try:
-            return parse_arguments(call.name, call.arguments)
-        except ToolError as exc:
-            raise FormatError(str(exc)) from None
-
     def _format_error(self, exc: FormatError) -> None:
         self.trace.add("error", error=f"format-error: {exc}")
         self.guards.unusable_reply(str(exc))
@@ -253,19 +236,15 @@ class Agent:
             proposal = verdict.model_copy(
                 update={"diagnosis": answer.diagnosis, "confidence": answer.confidence or 0.0}
             )
-            self._record_verdict(proposal)
+            self.trace.add("decision", tool_name=TERMINAL, result=_verdict(proposal))
             raise Finished(answer, "proposal", proposal)
-        self._record_verdict(verdict)
+        self.trace.add("decision", tool_name=TERMINAL, result=_verdict(verdict))
         if not self.guards.rejected(verdict):
             raise Finished(answer, "rejected")
         return (
             f"Your diff was rejected ({verdict.reason}): {verdict.detail}. Call propose_fix once "
             "more with a corrected diff, or without a diff if no safe change fixes it."
         )
-
-    def _record_verdict(self, verdict: Proposal | Rejection) -> None:
-        result = ProposalVerdict.of(verdict).record()
-        self.trace.add("decision", tool_name=TERMINAL, result=result)
 
     # ---------------------------------------------------------------- outcome
     def _outcome(
@@ -281,13 +260,6 @@ class Agent:
             usage=self.guards.state.usage.model_copy(),
         )
 
-    def _end(self, outcome: AgentOutcome) -> AgentEnd:
-        return AgentEnd(
-            stop_reason=outcome.stop_reason,
-            diagnosis=outcome.diagnosis,
-            category=outcome.category,
-            confidence=outcome.confidence,
-            proposal=outcome.proposal.id if outcome.proposal else None,
-            rejected=tuple(r.reason for r in outcome.rejected),
-            redactions=self.guards.state.redactions,
-        )
+
+def _verdict(verdict: Proposal | Rejection) -> dict[str, Any]:
+    return ProposalVerdict.of(verdict).record()

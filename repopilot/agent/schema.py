@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from repopilot.agent.limits import Limits
-from repopilot.llm.base import ToolSpec
+from repopilot.llm.base import ToolCall, ToolSpec
 from repopilot.records import CATEGORIES
 from repopilot.safety.jsonbound import MAX_JSON_DEPTH, depth_of
 
@@ -142,3 +142,13 @@ def parse_arguments(name: str, arguments: dict[str, Any]) -> _Args:
                 problems.append(f"parameter '{field}': {err['msg']}")
         allowed = ", ".join(model.model_fields)
         raise ToolError(f"{name}: {'; '.join(problems)} (parameters: {allowed})") from None
+
+
+def call_arguments(call: ToolCall) -> _Args:
+    """The validated arguments of a tool call; ToolError (the model's mistake, in words it can
+    act on) for unparsable JSON, an unknown tool or bad parameters."""
+    if call.arguments_error:
+        raise ToolError(f"arguments of {call.name} are not valid JSON: {call.arguments_error}")
+    if call.name not in ARGUMENTS:
+        raise ToolError(f"unknown tool {call.name!r}; the tools are: {', '.join(ARGUMENTS)}")
+    return parse_arguments(call.name, call.arguments)

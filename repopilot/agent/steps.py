@@ -12,7 +12,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from repopilot.agent.outcome import StopReason
+from repopilot.agent.outcome import AgentOutcome, StopReason
 from repopilot.llm.base import ChatResponse, TokenUsage, ToolCall
 from repopilot.records import AssignedCategory, Proposal, Rejection
 
@@ -128,3 +128,15 @@ class AgentEnd(Payload):
     proposal: str | None = None
     rejected: tuple[str, ...] = ()
     redactions: int = 0
+
+    @classmethod
+    def of(cls, outcome: AgentOutcome, redactions: int) -> AgentEnd:
+        return cls(
+            stop_reason=outcome.stop_reason,
+            diagnosis=outcome.diagnosis,
+            category=outcome.category,
+            confidence=outcome.confidence,
+            proposal=outcome.proposal.id if outcome.proposal else None,
+            rejected=tuple(r.reason for r in outcome.rejected),
+            redactions=redactions,
+        )
