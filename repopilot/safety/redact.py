@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from repopilot.safety.entropy import looks_random
 from repopilot.safety.hygiene import sanitize
+from repopilot.safety.masks import apply_masks, apply_wrapped
 
 MARK = "[REDACTED:{}]"
 
@@ -82,6 +84,27 @@ _NAMED: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"://(?<=[a-z0-9]://)"
             r"(?P<bare>[^\s/@:'\"<>]{0,256}:[^\s/@'\"<>]{1,256}|[^\s/@:'\"<>]{16,256})@"
+        ),
+    ),
+    # `--password X`, `-u user -pX` (mysql, docker login; not `-p 8080:80`), `sshpass -p X`
+    (
+        "password-flag",
+        re.compile(
+            r"--(?<![a-z0-9-]--)(?:password|passwd|pass)(?:=|[ \t]+)(?![0-9:./-]+(?:\s|$))" + _VALUE
+        ),
+    ),
+    (
+        "password-flag",
+        re.compile(
+            r"-u(?<![a-z0-9-]-u)[ \t]*[^\s-]\S*[ \t]+-p[ \t]*(?![0-9:./-]+(?:\s|$))" + _VALUE
+        ),
+    ),
+    ("password-flag", re.compile(r"sshpass[ \t]+-p[ \t]*" + _VALUE)),
+    (
+        "netrc-password",  # `machine HOST [login USER] password VALUE`, one line or several
+        re.compile(
+            r"machine(?<![a-z0-9_]machine)\s+\S+\s+(?:login\s+\S+\s+)?(?:account\s+\S+\s+)?"
+            r"password\s+" + _VALUE
         ),
     ),
     (
@@ -218,13 +241,19 @@ def _splice(text: str, kind: str, pattern: re.Pattern[str], seen: _Counter) -> s
     return "".join(out)
 
 
+def _marker(kind: str, seen: _Counter) -> Callable[[re.Match[str]], str]:
+    return lambda _m: seen.mark(kind)
+
+
 def redact(text: str) -> Redacted:
     """Replace every secret in `text` with `[REDACTED:<kind>]` (SECURITY.md §4)."""
     seen = _Counter()
+    text = apply_masks(text, seen.mark)  # first: the registered values are literal text
     if "PRIVATE KEY" in text:
         text = _redact_pem(text, seen)
+    text = apply_wrapped(text, seen.mark)
     for kind, pattern in _TOKENS:
-        text = pattern.sub(lambda _m, k=kind: seen.mark(k), text)
+        text = pattern.sub(_marker(kind, seen), text)
     for kind, pattern in _NAMED:
         text = _splice(text, kind, pattern, seen)
     text = _CANDIDATE.sub(
@@ -236,3 +265,15 @@ def redact(text: str) -> Redacted:
 def clean_for_model(text: str) -> Redacted:
     """`sanitize` then `redact`: the one call for any text bound for a model or a comment."""
     return redact(sanitize(text))
+
+
+def clean_lines(lines: Sequence[str]) -> tuple[list[str], int]:
+    """`clean_for_model` over consecutive lines as ONE text, so a token wrapped across two lines
+    is seen whole; line by line when cleaning would change the number of lines (a PEM block, an
+    HTML comment across lines). Returns the cleaned lines and the number of redactions."""
+    joined = clean_for_model("\n".join(lines))
+    parts = joined.text.split("\n")
+    if len(parts) == len(lines):
+        return parts, joined.count
+    each = [clean_for_model(line) for line in lines]
+    return [c.text for c in each], sum(c.count for c in each)
