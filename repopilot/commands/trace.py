@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from repopilot.agent.steps import ModelReply, ToolOutput, read
 from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.records import AgentStep, RunTrace
 from repopilot.trace import load, summary
@@ -105,21 +106,21 @@ def describe(step: AgentStep | None) -> str:
     """One line for a step: what happened, without timing."""
     if step is None:
         return "(no step: the run ended before)"
-    r = step.result if isinstance(step.result, dict) else {}
     if step.type == "llm_call":
         if step.error:
             return f"llm_call {step.model}: ERROR {step.error}"
-        calls = [f"{c['name']}({_short(c.get('arguments') or {}, 60)})" for c in r["tool_calls"]]
-        what = ", ".join(calls) if calls else f"answer: {_short(r.get('text', ''), 80)}"
+        reply = read(ModelReply, step.result) or ModelReply()
+        calls = [f"{c.name}({_short(c.arguments, 60)})" for c in reply.tool_calls]
+        what = ", ".join(calls) if calls else f"answer: {_short(reply.text, 80)}"
         return f"llm_call {step.model} -> {what}"
     if step.type == "tool_call":
         return f"tool_call {step.tool_name} {_short(step.arguments or {})}"
     if step.type == "tool_result":
-        text = r.get("text", "")
-        red = r.get("redactions", 0)
+        out = read(ToolOutput, step.result) or ToolOutput()
         err = f" ERROR {step.error}" if step.error else ""
-        head = f"tool_result {step.tool_name}: {len(text)} chars, {red} redacted{err}"
-        return f"{head} | {_short(text, 70)}" if text and not err else head
+        size = f"{len(out.text)} chars, {out.redactions} redacted"
+        head = f"tool_result {step.tool_name}: {size}{err}"
+        return f"{head} | {_short(out.text, 70)}" if out.text and not err else head
     if step.type == "error":
         return f"error {_short(step.error or '')}"
     return f"{step.type} {_short(step.result if step.result is not None else '')}"
