@@ -17,7 +17,10 @@ from repopilot.comment import markdown as md
 from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
 from repopilot.records import (
     INFRA_CATEGORIES,
+    Category,
+    DecidedBy,
     Evidence,
+    Kind,
     OriginVerdict,
     Proposal,
     TriageResult,
@@ -60,8 +63,8 @@ class ProposalView:
 @dataclass(frozen=True)
 class JobView:
     name: str
-    category: str
-    kind: str | None
+    category: Category
+    kind: Kind | None
     title: str
     hint: str
     decided: str
@@ -74,7 +77,7 @@ class JobView:
     proposal: ProposalView | None
     redactions: int
     step: str = ""
-    decided_by: str = "none"
+    decided_by: DecidedBy = "none"
     links: tuple[str, ...] = ()  # a log link per evidence line ("" when none)
     origin: OriginVerdict | None = None  # issue 14: whether the PR caused it
 
@@ -125,7 +128,7 @@ def log_link(job: JobReport, line: int) -> str:
     return f"{job.html_url}#step:{job.step_number}:{max(1, in_step)}"
 
 
-def kind_of(result: TriageResult) -> str | None:
+def kind_of(result: TriageResult) -> Kind | None:
     """`code`, `infra`, `flaky`, or None when nothing tells."""
     v = result.verdict
     if v.category in INFRA_CATEGORIES:
@@ -149,7 +152,7 @@ def _decided(result: TriageResult) -> str:
     return "not decided: no pattern recognizes this failure and no LLM was asked"
 
 
-def _title(v_title: str, decided_by: str, diagnosis: str) -> str:
+def _title(v_title: str, decided_by: DecidedBy, diagnosis: str) -> str:
     """An LLM-diagnosed failure is not "Unrecognized" any more: its title is the diagnosis'
     first sentence."""
     if decided_by != "llm" or not diagnosis or not v_title.startswith("Unrecognized"):
