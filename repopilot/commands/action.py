@@ -8,7 +8,10 @@ import argparse
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         "Configuration comes from the runner: INPUT_<NAME> inputs, GITHUB_EVENT_NAME, "
-        "GITHUB_EVENT_PATH, GITHUB_API_URL, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY (DESIGN.md Contract 3)."
+        "GITHUB_EVENT_PATH, GITHUB_API_URL, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY. Events: "
+        "workflow_run (failed: triage and comment; success: mark the comment resolved), "
+        "push / pull_request (a job of the CI workflow itself: triage the current run), "
+        "issue_comment (/repopilot apply|reject <id>). See README.md, 'The GitHub Action'."
     )
 
 

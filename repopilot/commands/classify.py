@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
+from repopilot.commands.textout import category_line, use_colour
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library import load_library
 from repopilot.errors import LogError, PatternError, UsageError
@@ -62,7 +63,7 @@ def run(args) -> int:
 def render_text(v: Verdict) -> str:
     lines = [
         f"{v.source}",
-        f"  category:   {v.category} (decided by {v.decided_by}, confidence {v.confidence:.2f})",
+        f"  category:   {category_line(v, use_colour(sys.stdout))}",
     ]
     if v.pattern_id:
         lines.append(f"  pattern:    {v.pattern_id}")

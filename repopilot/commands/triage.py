@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from repopilot.agent.limits import Limits
+from repopilot.commands.textout import category_line, paint, use_colour
 from repopilot.engine.signature import signature_text
 from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.llm.factory import make_llm
@@ -80,9 +81,24 @@ def run(args) -> int:
         json.dump({"results": [r.contract() for r in results]}, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write("\n".join(render_text(r) for r in results))
+        on = use_colour(sys.stdout)
+        sys.stdout.write("\n".join(render_text(r, on) for r in results))
     _print_summaries(results)
+    _print_trace_dir(results)
     return 0
+
+
+def _print_trace_dir(results: list[TriageResult]) -> None:
+    """Say where the traces went: `.runs/` appears in the current directory otherwise unasked."""
+    dirs = sorted({str(Path(r.trace).resolve().parent) for r in results if r.trace})
+    if dirs:
+        n = sum(1 for r in results if r.trace)
+        where = ", ".join(d + "/" for d in dirs)
+        print(
+            f"repopilot: wrote {n} trace{'s' if n != 1 else ''} to {where} "
+            "(REPOPILOT_TRACE_DIR changes where; `repopilot trace show FILE` reads one)",
+            file=sys.stderr,
+        )
 
 
 def _base_log_origin(path: str, classifier) -> OriginHook:
@@ -105,11 +121,11 @@ def _print_summaries(results: list[TriageResult]) -> None:
             print(f"repopilot: {exc}", file=sys.stderr)
 
 
-def render_text(r: TriageResult) -> str:
+def render_text(r: TriageResult, colour: bool = False) -> str:
     v = r.verdict
     lines = [
-        v.source,
-        f"  category:   {v.category} (decided by {v.decided_by}, confidence {v.confidence:.2f})",
+        paint(v.source, "bold", colour),
+        f"  category:   {category_line(v, colour)}",
         f"  title:      {v.title}",
     ]
     if v.evidence:

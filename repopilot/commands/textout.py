@@ -1,0 +1,52 @@
+"""Shared bits of the CLI's text output: how a verdict's decision reads, and colour.
+
+Colour only on a terminal and never when `NO_COLOR` is set to anything non-empty (no-color.org's
+convention); pipes, files and CI logs get plain text.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+from repopilot.records import INFRA_CATEGORIES, Verdict
+
+_CODES = {"bold": "1", "red": "31", "green": "32", "yellow": "33", "dim": "2"}
+
+
+def use_colour(stream: TextIO | None = None) -> bool:
+    stream = sys.stdout if stream is None else stream
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def paint(text: str, style: str, on: bool) -> str:
+    return f"\x1b[{_CODES[style]}m{text}\x1b[0m" if on and text else text
+
+
+def category_style(category: str) -> str:
+    if category == "no_failure":
+        return "green"
+    if category == "unknown" or category in INFRA_CATEGORIES:
+        return "yellow"
+    return "red"
+
+
+def decision(v: Verdict) -> str:
+    """`(pattern python.pytest.failed-test, confidence 0.93)`, `(diagnosed by the LLM, ...)`,
+    `(no failure found in the log)`, `(no pattern matched)`: never "decided by none"."""
+    if v.decided_by == "pattern" and v.pattern_id:
+        return f"(pattern {v.pattern_id}, confidence {v.confidence:.2f})"
+    if v.decided_by == "llm":
+        return f"(diagnosed by the LLM, confidence {v.confidence:.2f})"
+    if v.category == "no_failure":
+        return "(no failure found in the log)"
+    return "(no pattern matched)"
+
+
+def category_line(v: Verdict, on: bool) -> str:
+    """The `category:` value: the category (coloured on a terminal) and how it was decided."""
+    return f"{paint(v.category, category_style(v.category), on)} {decision(v)}"
