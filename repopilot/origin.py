@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from repopilot.records import OriginVerdict, Verdict
+from repopilot.records import Category, OriginVerdict, Verdict
 
 # The categories that say "the machine, not the code" (runner lost, network, timeout or
 # cancellation, out of memory or disk); permission/secret failures are left out on purpose: a PR
@@ -74,7 +74,7 @@ class OriginFacts:
     no PR to look at; `changes_checked` False: there is one but its files could not be listed.
     `incomplete`: why the lookups stopped early (budget, API error)."""
 
-    category: str
+    category: Category
     signature: str | None
     evidence: str = ""
     base_branch: str | None = None

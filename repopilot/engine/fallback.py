@@ -17,6 +17,7 @@ from repopilot.engine.scan import ScanResult
 from repopilot.engine.structure import RUNNER_EXIT, is_passing_test
 from repopilot.logs.reader import JobLog, iter_chunks
 from repopilot.logs.textnorm import annotation, body, display
+from repopilot.records import AssignedCategory, Category
 
 LOOKBACK = 400  # lines before the end of the failing step that the fallback reads
 MIN_SCORE = 3
@@ -58,7 +59,7 @@ WRAPPER = re.compile(
     r"^\[ERROR\] (?:-> \[Help 1\]|Re-run Maven|To see the full stack trace|For more information about)"
 )
 
-_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
+_FAMILIES: tuple[tuple[AssignedCategory, re.Pattern[str]], ...] = (
     (
         "oom_disk",
         re.compile(
@@ -106,7 +107,7 @@ class Guess:
     """The fallback's pick: evidence lines (best first) and a category guess, or `unknown`."""
 
     lines: tuple[Line, ...]
-    category: str
+    category: Category
     confidence: float
 
 
@@ -218,7 +219,8 @@ def guess(lines: list[Line], end: int, script_errors: tuple[tuple[int, str], ...
         firsts = [ln for sc, ln in block if sc >= top - 0.5]
         rest = sorted((x for x in block if x[1] not in firsts[:1]), key=lambda x: -x[0])
         picked = firsts[:1] + [ln for _, ln in rest[:2]]
-    category, confidence = "unknown", 0.2
+    category: Category = "unknown"
+    confidence = 0.2
     if picked:
         text = " ".join(body(ln.text) for ln in picked)
         for cat, rx in _FAMILIES:
