@@ -28,6 +28,8 @@ from tests.loopback.github_action import (
 )
 from tests.loopback.github_server import Fault, GitHubServer, State
 
+pytestmark = pytest.mark.integration
+
 PID = "fix-calc-add"
 
 
@@ -45,13 +47,6 @@ def proposal_body(
         key,
     )
     return f"{dump_marker(marker)}\n{status_block(marker)}\n```diff\n{diff}```\n"
-
-
-@pytest.fixture
-def gh():
-    state = State(bot=BOT)
-    with GitHubServer(state) as server:
-        yield server, seed(state)
 
 
 def _apply(tmp_path, server, body=f"/repopilot apply {PID}", process=False, **kw):

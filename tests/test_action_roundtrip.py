@@ -5,6 +5,8 @@ All three runs start `python -m repopilot action` in a subprocess, as the runner
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import re
 import subprocess
@@ -22,6 +24,8 @@ from tests.loopback.github_action import (
 )
 from tests.loopback.github_server import GitHubServer, State
 from tests.loopback.llm_servers import OpenAIServer, Reply, openai_completion
+
+pytestmark = pytest.mark.integration
 
 
 def _checkout(path):

@@ -30,14 +30,6 @@ COMMENTS = r"/repos/octo-org/octo-repo/issues/7/comments"
 SECONDARY = {"message": "You have exceeded a secondary rate limit. Please wait a few minutes."}
 
 
-@pytest.fixture
-def gh():
-    state = State(bot=BOT)
-    with GitHubServer(state) as server:
-        yield server, seed(state)
-    assert state.errors == []
-
-
 def _bot_comments(state: State) -> list[dict]:
     return [c for c in state.issue_comments(7) if c["login"] == BOT]
 

@@ -9,6 +9,8 @@ from repopilot.agent.prompt import PROMPT_VERSION, load, render_goal, system_pro
 from repopilot.records import Evidence, Verdict
 from tests.test_agent_support import CANARY
 
+pytestmark = pytest.mark.unit
+
 
 def test_limits_defaults_match_the_design():
     limits = Limits()

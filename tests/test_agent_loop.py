@@ -19,18 +19,14 @@ from tests.test_agent_support import (
     WORKFLOW_DIFF,
     answer,
     call,
-    make_repo,
     policy_validator,
     reply,
     sent_text,
 )
 
+pytestmark = pytest.mark.integration
+
 GOAL = "A CI job failed: tests/test_calc.py::test_add - assert -0 == 4. Diagnose it."
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    return make_repo(tmp_path / "repo")
 
 
 def agent(repo: Path, script, tmp_path: Path, **kwargs) -> tuple[Agent, ScriptedLLM]:

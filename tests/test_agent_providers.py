@@ -22,7 +22,9 @@ from tests.loopback.llm_servers import (
     ollama_chat,
     openai_completion,
 )
-from tests.test_agent_support import CANARY, FIX_DIFF, WORKFLOW_DIFF, make_repo, policy_validator
+from tests.test_agent_support import CANARY, FIX_DIFF, WORKFLOW_DIFF, policy_validator
+
+pytestmark = pytest.mark.integration
 
 pytest.importorskip("openai")
 pytest.importorskip("ollama")
@@ -39,8 +41,9 @@ def _clean_env(monkeypatch):
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    root = make_repo(tmp_path / "repo")
+def repo(repo: Path) -> Path:
+    """tests/conftest.py's checkout, with a secret in a settings file."""
+    root = repo
     (root / "settings.ini").write_text(f"[deploy]\ntoken = {CANARY}\nregion = eu\n")
     return root
 

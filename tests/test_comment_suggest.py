@@ -64,6 +64,7 @@ CASES = {
 }
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_suggestions_reproduce_the_diff(name: str, tmp_path: Path) -> None:
     diff = CASES[name]
@@ -74,6 +75,7 @@ def test_suggestions_reproduce_the_diff(name: str, tmp_path: Path) -> None:
         assert c.path == "app.py" and (c.start_line or c.line) <= c.line
 
 
+@pytest.mark.unit
 def test_wire_shape_and_fence_length() -> None:
     comments = suggestion_for(proposal(CASES["two hunks"]), [PRFile("app.py", PR_PATCH)])
     single, fenced = comments
@@ -92,6 +94,7 @@ def test_wire_shape_and_fence_length() -> None:
     assert deletion[0].body.endswith("```suggestion\n```")
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     "diff, files",
     [

@@ -14,8 +14,10 @@ import pytest
 
 from repopilot.evidence.window import ContextWindow, build_window, estimate_tokens
 from repopilot.logs.textnorm import display
-from repopilot.pipeline import classified_jobs, evidence_window, load_classifier
+from repopilot.pipeline import classified_jobs, evidence_window
 from repopilot.records import Evidence, Verdict
+
+pytestmark = pytest.mark.unit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "context"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text())
@@ -35,11 +37,6 @@ def kept(window: ContextWindow, line: int) -> bool:
 
 def blind(source: str = "x") -> Verdict:
     return Verdict(source=source, category="unknown")
-
-
-@pytest.fixture(scope="module")
-def classifier():
-    return load_classifier()
 
 
 def assert_well_formed(window: ContextWindow, lines: list[tuple[int, str]], budget: int) -> None:

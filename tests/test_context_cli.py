@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import gzip
 import json
 import os
@@ -9,6 +11,8 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+pytestmark = pytest.mark.integration
 
 FIXTURES = Path(__file__).parent / "fixtures" / "context"
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,15 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.engine.classify import Classifier
-from repopilot.engine.library import load_library
+pytestmark = pytest.mark.unit
 
 TS = "2024-05-02T08:00:{:02d}.1234567Z "
-
-
-@pytest.fixture(scope="module")
-def classifier() -> Classifier:
-    return Classifier(load_library())
 
 
 def gha(step: str, body: list[str], trailer: str | None = "exit") -> str:

@@ -31,9 +31,10 @@ from tests.loopback.github_action import (
     comment_event,
     run_action,
     run_event,
-    seed,
 )
-from tests.loopback.github_server import Fault, GitHubServer, State
+from tests.loopback.github_server import Fault, State
+
+pytestmark = pytest.mark.integration
 
 COMMENTS = r"/repos/octo-org/octo-repo/issues/7/comments"
 EDIT = r"/repos/octo-org/octo-repo/issues/comments/\d+"
@@ -57,13 +58,11 @@ RUN_FAULTS = {
 
 
 @pytest.fixture
-def gh(tmp_path):
-    state = State(bot=BOT)
-    with GitHubServer(state) as server:
-        facts = seed(state)
-        state.job_logs[101] = hostile_log(tmp_path / "job.log").read_bytes()
-        yield server, facts
-    assert state.errors == []
+def gh(gh, tmp_path):
+    """tests/conftest.py's loopback GitHub, whose failed job's log is the hostile one."""
+    server, _facts = gh
+    server.state.job_logs[101] = hostile_log(tmp_path / "job.log").read_bytes()
+    return gh
 
 
 def _no_secret(run, state: State, tmp) -> None:

@@ -25,6 +25,8 @@ from tests.loopback.github_action import BOT, CLIENT_WAITS, parse_outputs, run_e
 from tests.loopback.github_server import GitHubServer, State
 from tests.loopback.llm_servers import OpenAIServer, Reply, closed_port, openai_completion
 
+pytestmark = pytest.mark.integration
+
 openai_adapter = pytest.importorskip("repopilot.llm.openai")
 
 EXTRAHEADER = next(s for s in SECRETS if s.kind == "auth-header extraheader")

@@ -12,6 +12,8 @@ from repopilot.github.client import ClientConfig, bot_login, guarded_write, make
 from repopilot.github.runs import FailedJob, LogUnavailable, fetch_job_log
 from tests.loopback.github_server import Fault, GitHubServer, State
 
+pytestmark = pytest.mark.integration
+
 SECONDARY = {"message": "You have exceeded a secondary rate limit."}
 
 

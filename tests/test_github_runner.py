@@ -15,6 +15,8 @@ from repopilot.github.events import (
 from tests.loopback.github_action import parse_outputs
 from tests.loopback.github_server import fixture
 
+pytestmark = pytest.mark.unit
+
 BASE = {"GITHUB_REPOSITORY": "o/r", "GITHUB_TOKEN": "t"}
 
 

@@ -18,6 +18,8 @@ from repopilot.llm.jsontext import (
     render_tools,
 )
 
+pytestmark = pytest.mark.unit
+
 READ = {"path": "src/app.py", "start_line": 10}
 
 

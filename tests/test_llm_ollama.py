@@ -14,6 +14,8 @@ from tests.loopback.llm_servers import (
     ollama_chat,
 )
 
+pytestmark = pytest.mark.integration
+
 pytest.importorskip("ollama")
 
 SEARCH = ToolSpec(

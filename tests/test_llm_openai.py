@@ -74,6 +74,7 @@ def client(server, sleep, **kwargs) -> OpenAIChat:
 # -- normalization ------------------------------------------------------------------------------
 
 
+@pytest.mark.integration
 def test_tool_calls_round_trip(server, sleep):
     server.queue(
         Reply(
@@ -138,6 +139,7 @@ def test_tool_calls_round_trip(server, sleep):
     assert server.requests[0].headers.get("authorization") == "Bearer sk-test-key"
 
 
+@pytest.mark.integration
 def test_plain_chat_offers_no_tools(server, sleep):
     server.queue(Reply(body=openai_completion("Answer without tools.", finish_reason="length")))
     reply = client(server, sleep).chat(GOAL)
@@ -146,6 +148,7 @@ def test_plain_chat_offers_no_tools(server, sleep):
     assert "tools" not in server.chat_requests[0].json()
 
 
+@pytest.mark.integration
 def test_invalid_json_arguments_are_kept_raw_and_sent_back_as_written(server, sleep):
     broken = '{"path": "src/app.py",'
     server.queue(
@@ -168,6 +171,7 @@ def test_invalid_json_arguments_are_kept_raw_and_sent_back_as_written(server, sl
     assert echoed["function"]["arguments"] == broken
 
 
+@pytest.mark.integration
 def test_missing_tool_call_id_is_synthesized(server, sleep):
     server.queue(Reply(body=openai_completion(None, [(None, "list_files", "{}")])))
     call = client(server, sleep).chat_with_tools(GOAL, [LIST_FILES]).tool_calls[0]
@@ -175,6 +179,7 @@ def test_missing_tool_call_id_is_synthesized(server, sleep):
     assert call.name == "list_files"
 
 
+@pytest.mark.integration
 def test_missing_usage_counts_as_zero(server, sleep):
     body = openai_completion("hi")
     del body["usage"]
@@ -186,6 +191,7 @@ def test_missing_usage_counts_as_zero(server, sleep):
 # -- failures and retries -----------------------------------------------------------------------
 
 
+@pytest.mark.integration
 def test_429_honours_retry_after_then_succeeds(server, sleep):
     server.queue(
         Reply(429, openai_error("Rate limit reached", "requests"), {"Retry-After": "2"}),
@@ -199,6 +205,7 @@ def test_429_honours_retry_after_then_succeeds(server, sleep):
     assert {r.headers.get("x-stainless-retry-count", "0") for r in server.chat_requests} == {"0"}
 
 
+@pytest.mark.integration
 def test_429_asking_for_a_long_wait_gives_up_at_once(server, sleep):
     server.queue(
         Reply(429, openai_error("quota exceeded", "insufficient_quota"), {"Retry-After": "3600"})
@@ -211,6 +218,7 @@ def test_429_asking_for_a_long_wait_gives_up_at_once(server, sleep):
     assert len(server.chat_requests) == 1
 
 
+@pytest.mark.integration
 def test_500_then_500_then_success_backs_off_exponentially(server, sleep):
     server.queue(
         Reply(500, openai_error("The server had an error", "server_error")),
@@ -221,6 +229,7 @@ def test_500_then_500_then_success_backs_off_exponentially(server, sleep):
     assert sleep.waits == [1.0, 2.0]
 
 
+@pytest.mark.integration
 def test_server_that_stays_down_raises_server_error_after_bounded_attempts(server, sleep):
     server.queue(*[Reply(503, openai_error("overloaded", "server_error"))] * 5)
     with pytest.raises(LLMError) as info:
@@ -231,6 +240,7 @@ def test_server_that_stays_down_raises_server_error_after_bounded_attempts(serve
     assert sleep.waits == [1.0, 2.0]
 
 
+@pytest.mark.integration
 def test_total_wait_budget_stops_retries(server, sleep):
     server.queue(*[Reply(429, openai_error("slow down"), {"Retry-After": "20"})] * 3)
     policy = RetryPolicy(max_attempts=5, max_total_wait=30.0)
@@ -242,6 +252,7 @@ def test_total_wait_budget_stops_retries(server, sleep):
     assert len(server.chat_requests) == 2
 
 
+@pytest.mark.integration
 def test_timeout_is_retried_then_reported(server, sleep):
     server.queue(Reply(delay=0.6, body=openai_completion("late")), Reply(delay=0.6, body="{}"))
     started = time.monotonic()
@@ -253,6 +264,7 @@ def test_timeout_is_retried_then_reported(server, sleep):
     assert time.monotonic() - started < 2.0
 
 
+@pytest.mark.integration
 def test_timeout_then_success(server, sleep):
     server.queue(
         Reply(delay=0.6, body=openai_completion("late")), Reply(body=openai_completion("on time"))
@@ -260,6 +272,7 @@ def test_timeout_then_success(server, sleep):
     assert client(server, sleep, timeout=0.15).chat(GOAL).text == "on time"
 
 
+@pytest.mark.integration
 def test_connection_refused_is_a_connection_error(sleep):
     llm = OpenAIChat(
         "m",
@@ -274,12 +287,14 @@ def test_connection_refused_is_a_connection_error(sleep):
     assert sleep.waits == [1.0, 2.0]
 
 
+@pytest.mark.integration
 def test_dropped_connection_is_retried(server, sleep):
     server.queue(Reply(close=True), Reply(body=openai_completion("second try")))
     assert client(server, sleep).chat(GOAL).text == "second try"
     assert sleep.waits == [1.0]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("body", "kind"),
     [
@@ -298,6 +313,7 @@ def test_unusable_bodies_are_not_retried(server, sleep, body, kind):
     assert sleep.waits == []
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("status", "kind"), [(401, "auth"), (404, "not-found"), (400, "bad-request")]
 )
@@ -310,6 +326,7 @@ def test_client_errors_are_not_retried(server, sleep, status, kind):
     assert len(server.chat_requests) == 1
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("status", "message"),
     [
@@ -335,6 +352,7 @@ def test_tools_unsupported_through_a_compatible_endpoint(server, sleep, status, 
 # -- configuration ------------------------------------------------------------------------------
 
 
+@pytest.mark.integration
 def test_environment_configures_endpoint_and_key(server, sleep, monkeypatch):
     monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env")
@@ -343,11 +361,13 @@ def test_environment_configures_endpoint_and_key(server, sleep, monkeypatch):
     assert server.requests[0].headers.get("authorization") == "Bearer sk-from-env"
 
 
+@pytest.mark.integration
 def test_compatible_server_needs_no_key(server, sleep):
     server.queue(Reply(body=openai_completion("local")))
     assert OpenAIChat("qwen", base_url=server.base_url, sleep=sleep).chat(GOAL).text == "local"
 
 
+@pytest.mark.unit
 def test_missing_key_for_openai_itself_is_one_clear_line():
     with pytest.raises(ValueError, match="OPENAI_API_KEY is not set") as info:
         OpenAIChat("gpt-4o-mini")
@@ -357,11 +377,13 @@ def test_missing_key_for_openai_itself_is_one_clear_line():
 # -- the retry policy on its own ----------------------------------------------------------------
 
 
+@pytest.mark.unit
 def test_backoff_doubles_and_is_capped():
     policy = RetryPolicy(base_delay=1.0, max_delay=5.0)
     assert [policy.backoff(n) for n in range(1, 6)] == [1.0, 2.0, 4.0, 5.0, 5.0]
 
 
+@pytest.mark.unit
 def test_retry_after_forms():
     assert parse_retry_after({"Retry-After": "7"}) == 7.0
     assert parse_retry_after({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5
@@ -374,6 +396,7 @@ def test_retry_after_forms():
     assert parse_retry_after({"Retry-After": past}, now=now) == 0.0
 
 
+@pytest.mark.unit
 def test_unclassified_exceptions_are_our_bugs_and_propagate():
     sleep = RecordingSleep()
 
@@ -385,6 +408,7 @@ def test_unclassified_exceptions_are_our_bugs_and_propagate():
     assert sleep.waits == []
 
 
+@pytest.mark.unit
 def test_retry_returns_first_success_and_counts_attempts():
     outcomes = iter([TimeoutError(), TimeoutError(), "answer"])
 
@@ -402,6 +426,7 @@ def test_retry_returns_first_success_and_counts_attempts():
     assert sleep.waits == [0.5, 1.0]
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     ("text", "arguments", "error"),
     [
@@ -424,6 +449,7 @@ def test_parse_arguments(text, arguments, error):
         assert error in (why or "")
 
 
+@pytest.mark.integration
 def test_error_messages_never_show_url_credentials(sleep):
     url = f"http://user:s3cret-pw@127.0.0.1:{closed_port()}/v1?api-key=s3cret-key"
     llm = OpenAIChat("m", base_url=url, api_key="k", max_retries=0, sleep=sleep)
@@ -433,6 +459,7 @@ def test_error_messages_never_show_url_credentials(sleep):
     assert "127.0.0.1" in str(info.value)
 
 
+@pytest.mark.integration
 def test_recorder_sees_every_body_so_canary_checks_are_not_vacuous(server, sleep):
     # The security tests assert a secret is absent from `all_bodies_text()`; that only means
     # something if whatever the adapter sends, including retried attempts, is recorded.

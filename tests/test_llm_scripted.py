@@ -16,6 +16,8 @@ from repopilot.llm.base import (
 from repopilot.llm.factory import make_llm, resolve_provider
 from repopilot.llm.scripted import ScriptedLLM
 
+pytestmark = pytest.mark.unit
+
 TOOL = ToolSpec(name="list_files", description="List files.", parameters={"type": "object"})
 CALL = ToolCall(id="c1", name="list_files", arguments={"path": "src"})
 

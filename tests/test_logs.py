@@ -13,6 +13,8 @@ from repopilot.logs.archive import ZipLimits
 from repopilot.logs.reader import iter_lines, open_logs
 from tests.engine_support import LOGS
 
+pytestmark = pytest.mark.unit
+
 
 def lines_of(path, **kw):
     (job,) = open_logs(str(path))

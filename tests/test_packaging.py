@@ -47,6 +47,7 @@ def names_read_by_code() -> set[str]:
 # --- action.yml -------------------------------------------------------------------------------
 
 
+@pytest.mark.unit
 def test_action_metadata() -> None:
     action = load_yaml(ACTION)
     assert action["name"] and action["description"]
@@ -66,6 +67,7 @@ def test_action_metadata() -> None:
     assert action["inputs"]["dry-run"]["default"] == "false"
 
 
+@pytest.mark.unit
 def test_action_inputs_are_exactly_what_the_code_reads() -> None:
     read = names_read_by_code()
     if not read:
@@ -75,6 +77,7 @@ def test_action_inputs_are_exactly_what_the_code_reads() -> None:
     assert read - declared == set(), "read by the code but missing from action.yml"
 
 
+@pytest.mark.unit
 def test_action_outputs_are_written_by_the_code() -> None:
     source = "".join(p.read_text() for p in (ROOT / "repopilot").rglob("*.py"))
     if "write_outputs" not in source:
@@ -92,12 +95,14 @@ def instructions() -> list[tuple[str, str]]:
     return [tuple(r.split(None, 1)) for r in rows if r and not r.startswith("#")]
 
 
+@pytest.mark.unit
 def test_dockerfile_base_is_an_exact_slim_tag() -> None:
     froms = [arg for op, arg in instructions() if op == "FROM"]
     assert len(froms) == 1
     assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?", froms[0])
 
 
+@pytest.mark.unit
 def test_dockerfile_entrypoint_is_exec_form_and_isolated() -> None:
     (entry,) = [arg for op, arg in instructions() if op == "ENTRYPOINT"]
     argv = json.loads(entry)
@@ -106,6 +111,7 @@ def test_dockerfile_entrypoint_is_exec_form_and_isolated() -> None:
     assert not any(op in ("CMD", "USER", "SHELL") for op, _ in instructions())
 
 
+@pytest.mark.unit
 def test_dockerfile_installs_only_locked_hashed_wheels() -> None:
     runs = [arg for op, arg in instructions() if op == "RUN"]
     pip = [r for r in runs if "pip install" in r]
@@ -114,6 +120,7 @@ def test_dockerfile_installs_only_locked_hashed_wheels() -> None:
     assert any("--no-build-isolation ." in r for r in pip)
 
 
+@pytest.mark.unit
 def test_dockerfile_copies_exist_and_are_not_dockerignored() -> None:
     ignore = (ROOT / ".dockerignore").read_text().splitlines()
     allowed = {line[1:].rstrip("/") for line in ignore if line.startswith("!")}
@@ -128,6 +135,7 @@ def test_dockerfile_copies_exist_and_are_not_dockerignored() -> None:
             assert (ROOT / src).exists(), src
 
 
+@pytest.mark.integration
 def test_isolated_mode_ignores_a_package_in_the_working_directory(tmp_path: Path) -> None:
     """Why the ENTRYPOINT has -I: `python -m pkg` runs `pkg` from the working directory."""
     (tmp_path / "rp_probe").mkdir()
@@ -163,6 +171,7 @@ def lock_entries() -> dict[str, list[str]]:
     return entries
 
 
+@pytest.mark.unit
 def test_lock_pins_every_runtime_dependency_with_hashes() -> None:
     entries = lock_entries()
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
@@ -190,6 +199,7 @@ def job_text(job: dict) -> str:
     return yaml.safe_dump(job)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
 def test_workflow_pins_and_permissions(path: Path) -> None:
     doc = load_yaml(path)
@@ -206,6 +216,7 @@ def test_workflow_pins_and_permissions(path: Path) -> None:
                 assert not EXPR.search(step["run"]), "no ${{ }} inside run: (use env:)"
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
 def test_llm_key_and_write_scope_never_meet(path: Path) -> None:
     jobs = jobs_of(path)
@@ -248,11 +259,13 @@ def run_tool(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.integration
 def test_zizmor_offline_is_clean() -> None:
     done = run_tool("zizmor", "--offline", "action.yml", *map(str, WORKFLOWS))
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "schema, files",
     [

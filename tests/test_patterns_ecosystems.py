@@ -14,13 +14,12 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import Pattern, check_examples, load_file, load_library
+from repopilot.engine.library import Pattern, check_examples, load_file
 from repopilot.logs.textnorm import body, display
 
 ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "patterns"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ecosystems"
-CORPUS = ROOT.parent / "shared" / "corpus" / "gha"
 FILES = ("jvm", "go", "rust", "dotnet", "cpp", "docker")
 MIN_COUNT = {"jvm": 40, "go": 20, "rust": 12, "dotnet": 8, "cpp": 20, "docker": 10}
 
@@ -31,13 +30,9 @@ def _cases() -> list[dict[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def library() -> list[Pattern]:
-    return load_library(PATTERNS)
-
-
-@pytest.fixture(scope="module")
-def classifier(library: list[Pattern]) -> Classifier:
-    return Classifier(library)
+def library(classifier: Classifier) -> list[Pattern]:
+    """The library of the session's classifier (tests/conftest.py: the bundled patterns/)."""
+    return classifier.patterns
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +40,7 @@ def by_id(library: list[Pattern]) -> dict[str, Pattern]:
     return {p.id: p for p in library}
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("name", FILES)
 def test_file_loads_with_enough_patterns_and_namespaced_ids(name: str) -> None:
     patterns = load_file(PATTERNS / f"{name}.yaml")
@@ -53,30 +49,36 @@ def test_file_loads_with_enough_patterns_and_namespaced_ids(name: str) -> None:
     assert all(p.literals or p.spec.prefilter_regex for p in patterns)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("name", FILES)
 def test_every_example_passes(name: str) -> None:
     problems = [msg for p in load_file(PATTERNS / f"{name}.yaml") for msg in check_examples(p)]
     assert problems == []
 
 
+@pytest.mark.unit
 def test_library_total_meets_the_issue() -> None:
     total = sum(len(load_file(PATTERNS / f"{n}.yaml")) for n in FILES)
     assert total >= 70
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c["file"])
 def test_fixture_log_is_classified(classifier: Classifier, case: dict[str, str]) -> None:
     [verdict] = classifier.classify_path(FIXTURES / case["file"])
     assert verdict.category == case["category"], (verdict.pattern_id, verdict.title)
     if case["line"]:
         assert verdict.evidence, verdict
-        assert verdict.evidence[0].line == int(case["line"]), verdict.evidence[0]
+        # Contract 1 (issue 10): a failing test's assertion first, the test's own line second
+        lead = 1 if verdict.assertion_first else 0
+        assert verdict.evidence[lead].line == int(case["line"]), verdict.evidence[:2]
     else:
         assert verdict.evidence == () or verdict.category == "no_failure"
     if case["pattern"]:
         assert verdict.pattern_id == case["pattern"]
 
 
+@pytest.mark.unit
 def test_every_fixture_is_listed_once() -> None:
     listed = [c["file"] for c in _cases()]
     assert sorted(listed) == sorted(p.name for p in FIXTURES.glob("*.log"))
@@ -119,11 +121,13 @@ RANKED = [
 ]
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(("cause", "summary"), RANKED)
 def test_root_cause_outranks_summary(by_id: dict[str, Pattern], cause: str, summary: str) -> None:
     assert by_id[cause].spec.priority > by_id[summary].spec.priority
 
 
+@pytest.mark.unit
 def test_summaries_are_marked_ambiguous(by_id: dict[str, Pattern]) -> None:
     banners = [
         "jvm.maven.build-failure",
@@ -142,9 +146,9 @@ def test_summaries_are_marked_ambiguous(by_id: dict[str, Pattern]) -> None:
 _SPECIFIC = re.compile(r"[\w-]+/[\w.-]+|\w+\.\w+\.\w+|\d{2,}")
 
 
-def _corpus_lines() -> set[str]:
+def _corpus_lines(gha: Path) -> set[str]:
     lines: set[str] = set()
-    for path in sorted(CORPUS.glob("**/*.log")):
+    for path in sorted(gha.glob("**/*.log")):
         with path.open("rb") as fh:
             for raw in fh:
                 text = body(display(raw))
@@ -153,9 +157,9 @@ def _corpus_lines() -> set[str]:
     return lines
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
-def test_examples_and_fixtures_are_not_copied_from_the_corpus() -> None:
-    corpus = _corpus_lines()
+@pytest.mark.corpus
+def test_examples_and_fixtures_are_not_copied_from_the_corpus(corpus: Path) -> None:
+    corpus = _corpus_lines(corpus / "gha")
     copied = []
     for name in FILES:
         for p in load_file(PATTERNS / f"{name}.yaml"):
@@ -176,14 +180,15 @@ def test_examples_and_fixtures_are_not_copied_from_the_corpus() -> None:
 OWNED = ("java", "go", "latex")
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
-def test_corpus_accuracy_for_owned_ecosystems(classifier: Classifier) -> None:
-    with (CORPUS / "labels.csv").open(newline="", encoding="utf-8") as fh:
+@pytest.mark.corpus
+def test_corpus_accuracy_for_owned_ecosystems(corpus: Path, corpus_classify) -> None:
+    gha = corpus / "gha"
+    with (gha / "labels.csv").open(newline="", encoding="utf-8") as fh:
         rows = [r for r in csv.DictReader(fh) if r["ecosystem"].startswith(("java", "go"))]
     assert rows
     right = keyed = 0
     for row in rows:
-        [verdict] = classifier.classify_path(CORPUS / "logs" / f"{row['id']}.log")
+        [verdict] = corpus_classify(gha / "logs" / f"{row['id']}.log")
         allowed = {row["category"]}
         if row["ambiguous"] == "yes" and row["secondary"]:
             allowed.add(row["secondary"])

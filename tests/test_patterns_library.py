@@ -25,17 +25,20 @@ def cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.integration
 def test_library_examples_pass():
     res = cli("patterns", "test", "--patterns", str(LIBRARY))
     assert res.returncode == 0, res.stdout + res.stderr
     assert "0 error(s)" in res.stderr
 
 
+@pytest.mark.integration
 def test_library_lint_is_clean():
     res = cli("patterns", "lint", "--patterns", str(LIBRARY))
     assert res.returncode == 0, res.stdout + res.stderr
 
 
+@pytest.mark.unit
 def test_library_size():
     counts = {name: len(load_file(LIBRARY / f"{name}.yaml")) for name in OURS}
     assert sum(counts.values()) >= 90, counts
@@ -43,6 +46,7 @@ def test_library_size():
     assert total >= 150
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("name", OURS)
 def test_every_pattern_has_match_and_near_miss_examples(name):
     for p in load_file(LIBRARY / f"{name}.yaml"):
@@ -69,6 +73,7 @@ def good(id_: str) -> dict:
     )
 
 
+@pytest.mark.integration
 def test_test_reports_failing_examples(tmp_path):
     bad = dict(good("x.wrong"), no_match="boom happened twice")
     write(tmp_path / "a.yaml", good("x.ok"), bad)
@@ -78,6 +83,7 @@ def test_test_reports_failing_examples(tmp_path):
     assert "x.ok" not in res.stdout
 
 
+@pytest.mark.integration
 def test_lint_reports_each_problem_with_its_place(tmp_path):
     write(tmp_path / "a.yaml", good("x.one"), dict(good("x.slow"), regex="(a+)+$ boom happened"))
     write(tmp_path / "b.yaml", good("x.one"))
@@ -93,6 +99,7 @@ def test_lint_reports_each_problem_with_its_place(tmp_path):
     assert "Traceback" not in res.stderr
 
 
+@pytest.mark.integration
 def test_lint_flags_quadratic_regex_under_a_literal(tmp_path):
     # Two unbounded runs around a literal: fine on real lines, quadratic on 8 KiB of ':'.
     write(
@@ -103,12 +110,14 @@ def test_lint_flags_quadratic_regex_under_a_literal(tmp_path):
     assert res.returncode == 1 and "x.quad: regex" in res.stdout
 
 
+@pytest.mark.integration
 def test_missing_directory_is_a_usage_error(tmp_path):
     res = cli("patterns", "test", "--patterns", str(tmp_path / "nope"))
     assert res.returncode == 2
     assert res.stderr.strip() == f"repopilot: {tmp_path / 'nope'}: pattern directory not found"
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("name", OURS)
 def test_titles_and_hints_fill_from_every_match_example(name):
     """A `{capture}` a matching alternative does not set would render as `?` in the comment."""

@@ -16,12 +16,11 @@ import pytest
 
 from repopilot.engine.classify import Classifier
 from repopilot.engine.evaluate import evaluate_logchunks
-from repopilot.engine.library import Pattern, check_examples, load_file, load_library
+from repopilot.engine.library import Pattern, check_examples, load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "patterns"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "more"
-LOGCHUNKS = ROOT.parent / "shared" / "corpus" / "logchunks"
 FILES = {
     "ruby": 12,
     "php": 12,
@@ -48,15 +47,12 @@ def _line_of(path: Path, text: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def library() -> list[Pattern]:
-    return load_library(PATTERNS)
+def library(classifier: Classifier) -> list[Pattern]:
+    """The library of the session's classifier (tests/conftest.py: the bundled patterns/)."""
+    return classifier.patterns
 
 
-@pytest.fixture(scope="module")
-def classifier(library: list[Pattern]) -> Classifier:
-    return Classifier(library)
-
-
+@pytest.mark.unit
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_file_loads_with_namespaced_prefiltered_patterns(name: str) -> None:
     patterns = load_file(PATTERNS / f"{name}.yaml")
@@ -65,12 +61,14 @@ def test_file_loads_with_namespaced_prefiltered_patterns(name: str) -> None:
     assert all(p.literals or p.spec.prefilter_regex for p in patterns)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_every_example_passes(name: str) -> None:
     problems = [msg for p in load_file(PATTERNS / f"{name}.yaml") for msg in check_examples(p)]
     assert problems == []
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c["file"])
 def test_fixture_log_is_classified(classifier: Classifier, case: dict[str, str]) -> None:
     path = FIXTURES / case["file"]
@@ -85,12 +83,14 @@ def test_fixture_log_is_classified(classifier: Classifier, case: dict[str, str])
         assert verdict.evidence == ()
 
 
+@pytest.mark.unit
 def test_every_fixture_is_listed_once() -> None:
     listed = [c["file"] for c in _cases()]
     assert len(listed) == len(set(listed))
     assert sorted(listed) == sorted(p.name for p in FIXTURES.glob("*.log"))
 
 
+@pytest.mark.unit
 def test_a_summary_never_outranks_the_failing_line_it_summarizes(library: list[Pattern]) -> None:
     prio = {p.id: p.spec.priority for p in library}
     pairs = [
@@ -127,8 +127,9 @@ OVERALL_FLOOR = 0.84
 
 
 @pytest.fixture(scope="module")
-def logchunks_rows(tmp_path_factory: pytest.TempPathFactory, classifier: Classifier):
-    chunks = LOGCHUNKS / "chunks.csv"
+def logchunks_rows(tmp_path_factory: pytest.TempPathFactory, corpus: Path, corpus_classify):
+    logchunks = corpus / "logchunks"
+    chunks = logchunks / "chunks.csv"
     if not chunks.is_file():
         pytest.skip("../shared/corpus/logchunks is not present")
     csv.field_size_limit(sys.maxsize)
@@ -141,9 +142,10 @@ def logchunks_rows(tmp_path_factory: pytest.TempPathFactory, classifier: Classif
         writer = csv.DictWriter(fh, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
-    return evaluate_logchunks(classifier.classify_path, LOGCHUNKS, subset)
+    return evaluate_logchunks(corpus_classify, logchunks, subset)
 
 
+@pytest.mark.corpus
 def test_logchunks_precision_per_language(logchunks_rows) -> None:
     report = logchunks_rows
     below = {}

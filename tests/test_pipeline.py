@@ -77,6 +77,7 @@ def unknown_log(env) -> str:
     )
 
 
+@pytest.mark.integration
 def test_pattern_decided_failure_makes_zero_llm_calls(env):
     log = job_log(env["tmp"] / "decided.log", "running", "TEST FAILED: t_one")
     llm = ScriptedLLM([answer("should never be asked")])
@@ -92,6 +93,7 @@ def test_pattern_decided_failure_makes_zero_llm_calls(env):
     assert Path(result.trace).parent == env["traces"]
 
 
+@pytest.mark.integration
 def test_unknown_failure_is_escalated_and_the_model_decides(env):
     llm = ScriptedLLM([answer("stage 3 reads items[1:], dropping the first widget")])
     (result,) = run(env, unknown_log(env), llm)
@@ -114,6 +116,7 @@ def test_unknown_failure_is_escalated_and_the_model_decides(env):
     assert result.contract()["trace"] == result.trace
 
 
+@pytest.mark.integration
 def test_ambiguous_pattern_is_escalated_by_default(env):
     log = job_log(env["tmp"] / "amb.log", "MAYBE FLAKY: t_two")
     llm = ScriptedLLM([answer("a timing-dependent assertion", "test_failure")])
@@ -122,6 +125,7 @@ def test_ambiguous_pattern_is_escalated_by_default(env):
     assert result.verdict.category == "test_failure" and result.verdict.decided_by == "llm"
 
 
+@pytest.mark.integration
 def test_fixable_also_escalates_code_failures_but_auto_does_not(env):
     log = job_log(env["tmp"] / "code.log", "TEST FAILED: t_one")
     auto = ScriptedLLM([answer("x")])
@@ -131,6 +135,7 @@ def test_fixable_also_escalates_code_failures_but_auto_does_not(env):
     assert len(fixable.calls) == 1 and result.escalated
 
 
+@pytest.mark.integration
 def test_infra_failures_never_escalate(env):
     log = job_log(env["tmp"] / "net.log", "fetch: connection refused by example.org")
     llm = ScriptedLLM([answer("x")])
@@ -140,6 +145,7 @@ def test_infra_failures_never_escalate(env):
     assert read_trace(result.trace)["outcome"] == "infra-not-escalated"
 
 
+@pytest.mark.integration
 def test_llm_failure_keeps_the_deterministic_verdict(env):
     llm = ScriptedLLM([LLMError("http-500", "upstream down")])
     (result,) = run(env, unknown_log(env), llm)
@@ -150,6 +156,7 @@ def test_llm_failure_keeps_the_deterministic_verdict(env):
     assert any("llm-unavailable" in (s["error"] or "") for s in trace["steps"])
 
 
+@pytest.mark.integration
 def test_category_outside_the_taxonomy_is_not_taken(env):
     llm = ScriptedLLM([answer("the widget is cursed", "cursed_widget")])
     (result,) = run(env, unknown_log(env), llm)
@@ -157,12 +164,14 @@ def test_category_outside_the_taxonomy_is_not_taken(env):
     assert result.verdict.category == "unknown"
 
 
+@pytest.mark.integration
 def test_without_an_llm_nothing_is_escalated(env):
     (result,) = run(env, unknown_log(env), None)
     assert result.escalated is False and result.verdict.category == "unknown"
     assert read_trace(result.trace)["outcome"] == "no-llm-configured"
 
 
+@pytest.mark.integration
 def test_agent_tools_read_the_checkout_and_the_log(env):
     """A tool round trip through the real Toolbox: read_file on the repo, get_log on the job."""
     llm = ScriptedLLM(
@@ -185,11 +194,13 @@ def test_agent_tools_read_the_checkout_and_the_log(env):
     assert "frobnicator: widget misaligned" in observations[1]
 
 
+@pytest.mark.integration
 def test_unknown_escalate_mode_is_refused(env):
     with pytest.raises(ValueError, match="escalate"):
         run(env, unknown_log(env), None, escalate="always")
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     ("verdict", "mode", "expected"),
     [
@@ -242,6 +253,7 @@ WORKFLOW = """\
 """
 
 
+@pytest.mark.integration
 def test_a_valid_fix_becomes_a_proposal_checked_against_the_checkout(env):
     committed_repo(env)
     llm = ScriptedLLM([propose(FIX, "p1")])
@@ -257,6 +269,7 @@ def test_a_valid_fix_becomes_a_proposal_checked_against_the_checkout(env):
     assert "items[1:]" in (env["repo"] / "app.py").read_text()
 
 
+@pytest.mark.integration
 def test_a_diff_to_workflows_is_rejected_and_never_offered(env):
     committed_repo(env)
     (env["repo"] / ".github" / "workflows").mkdir(parents=True)
@@ -268,6 +281,7 @@ def test_a_diff_to_workflows_is_rejected_and_never_offered(env):
     assert len(llm.calls) == 2  # the first rejection went back to the model once
 
 
+@pytest.mark.integration
 def test_the_pipeline_imports_no_sdk():
     code = (
         "import sys, repopilot.pipeline, repopilot.commands.context;"
@@ -280,6 +294,7 @@ def test_the_pipeline_imports_no_sdk():
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.integration
 def test_window_source_is_bounded_on_a_long_log(env):
     """A 60,000-line job: the window is read from at most MAX_WINDOW_SOURCE lines, still
     finds the failure at the end, and line numbers stay those of the file."""
@@ -297,6 +312,7 @@ def test_window_source_is_bounded_on_a_long_log(env):
     assert "60001| frobnicator: widget misaligned at stage 3" in window.text
 
 
+@pytest.mark.integration
 def test_the_models_diagnosis_is_redacted_before_it_is_returned(env):
     token = "ghp_" + "Vb4nM8qR2tY6uI0oP3aS7dF1gH5jK9lZ2xC4"
     llm = ScriptedLLM([answer(f"push failed; the job used {token}", "permission_secret")])

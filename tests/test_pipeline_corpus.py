@@ -16,36 +16,31 @@ import pytest
 from repopilot.evidence.window import DEFAULT_BUDGET, estimate_tokens
 from repopilot.llm.base import ChatResponse
 from repopilot.llm.scripted import ScriptedLLM
-from repopilot.pipeline import (
-    Escalation,
-    classified_jobs,
-    load_classifier,
-    should_escalate,
-    triage,
-)
+from repopilot.pipeline import Escalation, should_escalate, triage
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no shared corpus at {CORPUS}")
+pytestmark = pytest.mark.corpus
 SYSTEM_SLACK = 2500  # the system prompt and the goal's frame around the window, in tokens
 ANSWER = '{"diagnosis": "scripted diagnosis", "category": "other", "confidence": 0.1}'
 
 
-def corpus_logs() -> list[Path]:
-    gha = sorted((CORPUS / "gha" / "logs").glob("*.log"))
+def corpus_logs(corpus: Path) -> list[Path]:
+    gha = sorted((corpus / "gha" / "logs").glob("*.log"))
     csv.field_size_limit(1 << 30)
-    with open(CORPUS / "logchunks" / "chunks.csv", newline="", encoding="utf-8") as fh:
-        chunks = [CORPUS / "logchunks" / "logs" / r["log"] for r in csv.DictReader(fh)]
+    with open(corpus / "logchunks" / "chunks.csv", newline="", encoding="utf-8") as fh:
+        chunks = [corpus / "logchunks" / "logs" / r["log"] for r in csv.DictReader(fh)]
     # every fifth LogChunks log keeps the run short while covering all 26 languages
     return gha + sorted(set(chunks))[::5]
 
 
-def test_patterns_decide_without_llm_calls_and_first_prompts_stay_small(tmp_path):
-    classifier = load_classifier()
+def test_patterns_decide_without_llm_calls_and_first_prompts_stay_small(
+    tmp_path, corpus, classifier, corpus_classify
+):
     decided = escalated = 0
     first_prompts: list[int] = []
     windows: list[int] = []
-    for log in corpus_logs():
-        verdicts = [cj.verdict for cj in classified_jobs(str(log), classifier)]
+    for log in corpus_logs(corpus):
+        # the deterministic verdicts, from the session's one classification of the corpus
+        verdicts = corpus_classify(log)
         expect = [should_escalate(v, "auto") for v in verdicts]
         llm = ScriptedLLM([ChatResponse(text=ANSWER)] * 2)
         results = triage(

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from repopilot.comment.command import parse_command
 from repopilot.github.events import parse_command as edge_parse
 
+pytestmark = pytest.mark.unit
+
 IDS = st.from_regex(r"[a-z0-9-]{6,40}", fullmatch=True)
 VERBS = st.sampled_from(["apply", "reject"])
 ASCII_WS = st.text(alphabet=" \t\r\n", max_size=4)

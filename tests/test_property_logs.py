@@ -20,6 +20,8 @@ from repopilot.logs.reader import iter_lines, open_logs
 from repopilot.logs.textnorm import display
 from tests.engine_support import PATTERNS
 
+pytestmark = pytest.mark.unit
+
 CLASSIFIER = Classifier(load_library(PATTERNS))
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

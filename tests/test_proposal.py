@@ -114,6 +114,7 @@ def rejected(result: Proposal | Rejection, reason: str) -> str:
 # ---- accepted proposals -------------------------------------------------------------------------
 
 
+@pytest.mark.integration
 def test_valid_diff_becomes_a_proposal(repo: Path) -> None:
     diff = diff_of(repo, edit("src/app.py", "line 3\n", "line three\n"))
     result = validate(diff, repo, diagnosis="typo", confidence=0.8)
@@ -131,6 +132,7 @@ def test_valid_diff_becomes_a_proposal(repo: Path) -> None:
     assert git(repo, "status", "--porcelain") == "", "validation writes nothing"
 
 
+@pytest.mark.integration
 def test_add_delete_rename_and_quoted_paths(repo: Path) -> None:
     def change(r: Path) -> None:
         write(r, "src/new_mod.py", "x = 1\n")
@@ -145,6 +147,7 @@ def test_add_delete_rename_and_quoted_paths(repo: Path) -> None:
     assert sorted(result.files) == ["README.rst", "docs/guide.md", "docs/é t.md", "src/new_mod.py"]
 
 
+@pytest.mark.integration
 def test_crlf_content_and_missing_final_newline_are_fine(repo: Path) -> None:
     diff = diff_of(repo, edit("crlf.txt", "b\r\n", "B\r\n"))
     assert isinstance(validate(diff, repo), Proposal)
@@ -153,6 +156,7 @@ def test_crlf_content_and_missing_final_newline_are_fine(repo: Path) -> None:
     assert isinstance(validate(diff, repo), Proposal)
 
 
+@pytest.mark.integration
 def test_repo_reached_through_a_symlink(repo: Path, tmp_path: Path) -> None:
     alias = tmp_path / "alias"
     os.symlink(repo, alias)
@@ -160,6 +164,7 @@ def test_repo_reached_through_a_symlink(repo: Path, tmp_path: Path) -> None:
     assert isinstance(validate(diff, alias), Proposal)
 
 
+@pytest.mark.integration
 def test_without_a_checkout_only_the_policy_is_checked(repo: Path) -> None:
     diff = diff_of(repo, edit("src/app.py", "line 3\n", "line three\n"))
     stale = diff.replace("-line 3\n", "-line 333\n")
@@ -182,6 +187,7 @@ PROTECTED = [
 ]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("path", PROTECTED)
 def test_protected_paths_are_refused_even_when_the_diff_applies(repo: Path, path: str) -> None:
     diff = diff_of(repo, lambda r: write(r, path, FILES[path] + "extra\n"))
@@ -189,11 +195,13 @@ def test_protected_paths_are_refused_even_when_the_diff_applies(repo: Path, path
     assert path in rejected(validate(diff, repo), "protected-path")
 
 
+@pytest.mark.integration
 def test_gitmodules_is_refused(repo: Path) -> None:
     diff = diff_of(repo, lambda r: write(r, ".gitmodules", '[submodule "x"]\n\tpath = x\n'))
     rejected(validate(diff, repo), "protected-path")
 
 
+@pytest.mark.integration
 def test_git_hooks_are_refused(repo: Path) -> None:
     hook = (
         "diff --git a/.git/hooks/pre-commit b/.git/hooks/pre-commit\nnew file mode 100755\n"
@@ -205,6 +213,7 @@ def test_git_hooks_are_refused(repo: Path) -> None:
     assert not (repo / ".git/hooks/pre-commit").exists()
 
 
+@pytest.mark.integration
 def test_renames_and_copies_of_protected_paths_are_refused(repo: Path) -> None:
     away = diff_of(repo, lambda r: git(r, "mv", ".github/workflows/ci.yml", "ci.yml"))
     assert "rename from .github/workflows/ci.yml" in away
@@ -218,6 +227,7 @@ def test_renames_and_copies_of_protected_paths_are_refused(repo: Path) -> None:
     rejected(validate(copy, repo), "protected-path")
 
 
+@pytest.mark.integration
 def test_extra_protected_globs(repo: Path) -> None:
     diff = diff_of(repo, edit("docs/guide.md", "guide", "manual"))
     assert isinstance(validate(diff, repo), Proposal)
@@ -229,6 +239,7 @@ def hand(path: str, old: str = "a", new: str = "b") -> str:
     return f"--- a/{path}\n+++ b/{path}\n@@ -1 +1 @@\n-{old}\n+{new}\n"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     ("diff", "what"),
     [
@@ -250,6 +261,7 @@ def test_path_escapes_are_refused(repo: Path, diff: str, what: str) -> None:
     assert what in rejected(validate(diff, repo), "path-escape")
 
 
+@pytest.mark.integration
 def test_symlink_mode_is_refused(repo: Path) -> None:
     diff = diff_of(repo, lambda r: os.symlink("../../etc/passwd", r / "src/pw"))
     assert "new file mode 120000" in diff
@@ -258,6 +270,7 @@ def test_symlink_mode_is_refused(repo: Path) -> None:
     rejected(validate(changed, repo), "symlink")
 
 
+@pytest.mark.integration
 def test_writing_through_a_symlink_in_the_checkout_is_refused(repo: Path) -> None:
     diff = (
         "diff --git a/link/evil b/link/evil\nnew file mode 100644\n"
@@ -270,6 +283,7 @@ def test_writing_through_a_symlink_in_the_checkout_is_refused(repo: Path) -> Non
 SUBMODULE_SHA = "0123456789abcdef0123456789abcdef01234567"
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "diff",
     [
@@ -287,6 +301,7 @@ def test_submodules_are_refused(repo: Path, diff: str) -> None:
     rejected(validate(diff, repo), "submodule")
 
 
+@pytest.mark.integration
 def test_binary_patches_are_refused(repo: Path) -> None:
     def change(r: Path) -> None:
         write(r, "assets/logo.png", bytes(range(256)) * 4)
@@ -298,6 +313,7 @@ def test_binary_patches_are_refused(repo: Path) -> None:
     rejected(validate(hand("src/app.py", "line 1", "x\x00y"), repo), "binary")
 
 
+@pytest.mark.integration
 def test_oversize_diffs_are_refused(repo: Path) -> None:
     big = diff_of(repo, lambda r: write(r, "src/big.py", "x = 1  # padding\n" * 5000))
     assert len(big) > 64 * 1024
@@ -310,6 +326,7 @@ def test_oversize_diffs_are_refused(repo: Path) -> None:
     assert "6 changed lines" in detail
 
 
+@pytest.mark.integration
 def test_a_diff_that_does_not_apply_is_refused(repo: Path) -> None:
     diff = hand("src/app.py", "line 99", "line 100")
     detail = rejected(validate(diff, repo), "does-not-apply")
@@ -318,6 +335,7 @@ def test_a_diff_that_does_not_apply_is_refused(repo: Path) -> None:
     assert "src/nope.py" in rejected(validate(missing, repo), "does-not-apply")
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     "diff",
     [
@@ -344,6 +362,7 @@ def test_parse_errors(diff: str) -> None:
     rejected(validate(diff, None), "parse-error")
 
 
+@pytest.mark.integration
 def test_header_names_that_disagree_with_the_body_are_all_checked(repo: Path) -> None:
     diff = (
         "diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml\n"
@@ -352,6 +371,7 @@ def test_header_names_that_disagree_with_the_body_are_all_checked(repo: Path) ->
     rejected(validate(diff, repo), "protected-path")
 
 
+@pytest.mark.unit
 def test_check_path_directly() -> None:
     check_path("src/app.py")
     check_path("docs/github/workflows.md")
@@ -410,6 +430,7 @@ def tree_with_untracked(repo: Path) -> dict[str, str]:
     return tree(repo)
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("name", CHANGES)
 def test_apply_to_files_agrees_with_git_apply(repo: Path, tmp_path: Path, name: str) -> None:
     diff = diff_of(repo, CHANGES[name])
@@ -423,6 +444,7 @@ def test_apply_to_files_agrees_with_git_apply(repo: Path, tmp_path: Path, name: 
     } | set(changes)
 
 
+@pytest.mark.integration
 def test_apply_to_files_finds_hunks_at_an_offset_like_git(repo: Path, tmp_path: Path) -> None:
     diff = diff_of(repo, edit("src/app.py", "line 20\n", "twenty\n"))
     write(repo, "src/app.py", "new 1\nnew 2\nnew 3\n" + APP)
@@ -431,6 +453,7 @@ def test_apply_to_files_finds_hunks_at_an_offset_like_git(repo: Path, tmp_path: 
     assert changes == {"src/app.py": git_applied(repo, diff, tmp_path)["src/app.py"]}
 
 
+@pytest.mark.integration
 def test_apply_to_files_refuses_what_git_refuses(repo: Path) -> None:
     before = tree(repo)
     stale = hand("src/app.py", "line 99", "x")
@@ -537,6 +560,7 @@ def section(kind: str, path: str, mode: str, other: str) -> str:
     )
 
 
+@pytest.mark.unit
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(kinds, paths, modes, paths), min_size=1, max_size=3))
 def test_property_accepts_exactly_the_diffs_that_obey_the_policy(files) -> None:
@@ -627,6 +651,7 @@ def mutate(diff: str, ops: list[tuple[int, int, int]]) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.integration
 @settings(
     max_examples=60,
     deadline=None,
@@ -657,6 +682,7 @@ def test_property_accepted_mutants_apply_as_validated(
     assert ours == applied
 
 
+@pytest.mark.integration
 def test_git_runs_isolated_from_the_callers_git_environment(
     repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -20,6 +20,8 @@ from repopilot.safety.entropy import looks_random
 from repopilot.safety.hygiene import fence, sanitize
 from repopilot.safety.redact import Redacted, clean_for_model, redact
 
+pytestmark = pytest.mark.unit
+
 # Canaries are assembled at run time so the repository holds no token-shaped literal.
 RNG = random.Random(20240501)
 B62 = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library import load_library
 from repopilot.engine.scansplit import eligible, split_scan
@@ -13,6 +15,8 @@ from tests.engine_support import PATTERNS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from gen_log import generate  # noqa: E402
+
+pytestmark = pytest.mark.unit
 
 
 def _findings(res):

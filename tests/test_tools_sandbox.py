@@ -13,18 +13,14 @@ from repopilot.agent.schema import ToolError, parse_arguments, tool_specs
 from repopilot.agent.tools import Toolbox
 from repopilot.llm.scripted import ScriptedLLM
 from repopilot.trace import TraceWriter
-from tests.test_agent_support import answer, call, git, make_repo, reply
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    return make_repo(tmp_path / "repo")
+from tests.test_agent_support import answer, call, git, reply
 
 
 def run(box: Toolbox, name: str, **arguments) -> str:
     return box.execute(name, parse_arguments(name, arguments))
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(
     "path, why",
     [
@@ -43,6 +39,7 @@ def test_read_file_refuses_paths_outside_the_checkout(repo: Path, path: str, why
         run(Toolbox(str(repo)), "read_file", path=path)
 
 
+@pytest.mark.integration
 def test_symlink_to_etc_passwd_is_refused(repo: Path):
     os.symlink("/etc/passwd", repo / "passwd")
     box = Toolbox(str(repo))
@@ -51,6 +48,7 @@ def test_symlink_to_etc_passwd_is_refused(repo: Path):
     assert "passwd@" in run(box, "list_files")  # listed as a link, never followed
 
 
+@pytest.mark.integration
 def test_symlink_into_git_dir_is_refused(repo: Path):
     os.symlink(".git", repo / "innocent")
     os.symlink(".git/config", repo / "cfg")
@@ -60,11 +58,13 @@ def test_symlink_into_git_dir_is_refused(repo: Path):
             run(box, "read_file", path=path)
 
 
+@pytest.mark.integration
 def test_symlink_inside_the_checkout_is_followed(repo: Path):
     os.symlink("src/calc.py", repo / "link.py")
     assert "return a - b" in run(Toolbox(str(repo)), "read_file", path="link.py")
 
 
+@pytest.mark.integration
 def test_fifo_is_refused_without_blocking(repo: Path):
     os.mkfifo(repo / "pipe")
     box = Toolbox(str(repo))
@@ -74,12 +74,14 @@ def test_fifo_is_refused_without_blocking(repo: Path):
     assert "src/calc.py:2" in run(box, "search_code", pattern="return a")
 
 
+@pytest.mark.integration
 def test_device_file_is_refused(repo: Path):
     os.symlink("/dev/zero", repo / "zero")
     with pytest.raises(ToolError):
         run(Toolbox(str(repo)), "read_file", path="zero")
 
 
+@pytest.mark.integration
 def test_huge_file_is_capped_per_read(repo: Path):
     (repo / "big.txt").write_text(("y" * 99 + "\n") * 50_000)  # ~5 MB
     out = run(Toolbox(str(repo)), "read_file", path="big.txt")
@@ -87,12 +89,14 @@ def test_huge_file_is_capped_per_read(repo: Path):
     assert "truncated at 64 KiB" in out and "start_line=" in out
 
 
+@pytest.mark.integration
 def test_line_range_and_numbers(repo: Path):
     (repo / "lines.txt").write_text("".join(f"line {i}\n" for i in range(1, 101)))
     out = run(Toolbox(str(repo)), "read_file", path="lines.txt", start_line=40, end_line=42)
     assert out.splitlines() == ["    40  line 40", "    41  line 41", "    42  line 42"]
 
 
+@pytest.mark.integration
 def test_run_budget_is_enforced(repo: Path, tmp_path: Path):
     """The run's output budget is the loop's guard: the Toolbox itself keeps no per-run state."""
     (repo / "big.txt").write_text(("z" * 999 + "\n") * 300)  # every read fills the 64 KiB cap
@@ -116,11 +120,13 @@ def test_binary_file_not_shown(repo: Path):
         run(Toolbox(str(repo)), "read_file", path="blob.bin")
 
 
+@pytest.mark.integration
 def test_list_files_hides_git(repo: Path):
     out = run(Toolbox(str(repo)), "list_files").splitlines()
     assert ".git/" not in out and "src/" in out and "README.md" in out and ".github/" in out
 
 
+@pytest.mark.integration
 def test_search_code_literal_regex_and_cap(repo: Path):
     box = Toolbox(str(repo))
     assert "src/calc.py:2:     return a - b" in run(box, "search_code", pattern=r"return a\s-")
@@ -133,11 +139,13 @@ def test_search_code_literal_regex_and_cap(repo: Path):
         run(box, "search_code", pattern="core", path=".git")
 
 
+@pytest.mark.integration
 def test_search_code_never_reads_git_dir(repo: Path):
     out = run(Toolbox(str(repo)), "search_code", pattern="repositoryformatversion")
     assert "no match" in out
 
 
+@pytest.mark.integration
 def test_git_log_and_diff_against_base(repo: Path):
     box = Toolbox(str(repo), base_ref="main")
     log = run(box, "git_log", max_count=5)
@@ -148,12 +156,14 @@ def test_git_log_and_diff_against_base(repo: Path):
     assert run(box, "git_diff", path="README.md").startswith("no changes")
 
 
+@pytest.mark.integration
 def test_git_diff_unknown_base_says_so(repo: Path):
     assert "base is unknown" in run(Toolbox(str(repo)), "git_diff")
     with pytest.raises(ToolError, match="git rev-parse failed"):
         run(Toolbox(str(repo), base_ref="no-such-branch"), "git_diff")
 
 
+@pytest.mark.integration
 def test_git_runs_no_hooks_and_no_external_diff(repo: Path, tmp_path: Path):
     marker = tmp_path / "ran"
     hook = repo / ".git" / "hooks" / "post-checkout"
@@ -165,6 +175,7 @@ def test_git_runs_no_hooks_and_no_external_diff(repo: Path, tmp_path: Path):
     assert not marker.exists()
 
 
+@pytest.mark.unit
 def test_get_log_ranges_and_tail():
     lines = [(i, f"log line {i}") for i in range(1, 1001)]
     box = Toolbox(".", log=lambda: iter(lines))
@@ -181,6 +192,7 @@ def test_get_log_ranges_and_tail():
     assert "not available" in run(Toolbox("."), "get_log")
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     "name, arguments, message",
     [
@@ -195,6 +207,7 @@ def test_arguments_are_validated(name, arguments, message):
         parse_arguments(name, arguments)
 
 
+@pytest.mark.unit
 def test_specs_are_plain_json_schema():
     specs = {s.name: s for s in tool_specs()}
     assert set(specs) == {
@@ -212,6 +225,7 @@ def test_specs_are_plain_json_schema():
     assert "test_failure" in specs["propose_fix"].parameters["properties"]["category"]["enum"]
 
 
+@pytest.mark.integration
 def test_overlong_line_is_cut_not_dropped(repo: Path):
     (repo / "min.js").write_text("var a=1;" * 200_000 + "\nsecond line\n")  # 1.6 MB first line
     box = Toolbox(str(repo))
@@ -222,12 +236,14 @@ def test_overlong_line_is_cut_not_dropped(repo: Path):
     assert "min.js:2: second line" in run(box, "search_code", pattern="second")
 
 
+@pytest.mark.integration
 def test_catastrophic_search_pattern_times_out_cleanly(repo: Path):
     (repo / "redos.txt").write_text("a" * 40 + "!\n")
     with pytest.raises(ToolError, match="regex timeout"):
         run(Toolbox(str(repo)), "search_code", pattern="(a|a)+$", path="redos.txt")
 
 
+@pytest.mark.unit
 def test_kernel_trees_are_refused_even_under_a_root_of_slash():
     box = Toolbox("/")
     for path in ("proc/self/environ", "sys/kernel/hostname", "dev/zero"):

@@ -62,6 +62,7 @@ def recorded_run(tmp_path: Path, script=SCRIPT, limits: Limits | None = None):
     return agent.run("A CI job failed: test_add. Diagnose it."), agent
 
 
+@pytest.mark.integration
 def test_trace_file_has_exactly_the_contract_5_keys(tmp_path, monkeypatch):
     monkeypatch.setenv("REPOPILOT_TRACE_DIR", str(tmp_path / "env-runs"))
     repo = make_repo(tmp_path / "repo")
@@ -119,6 +120,7 @@ class PeekingLLM:
         return len(self.seen)
 
 
+@pytest.mark.integration
 def test_trace_is_saved_after_every_step(tmp_path):
     repo = make_repo(tmp_path / "repo")
     writer = TraceWriter(directory=str(tmp_path / "runs"))
@@ -128,6 +130,7 @@ def test_trace_is_saved_after_every_step(tmp_path):
     assert llm.seen == [0, 4, 7]
 
 
+@pytest.mark.unit
 def test_trace_values_are_redacted(tmp_path):
     writer = TraceWriter("goal", directory=str(tmp_path))
     writer.add("tool_call", tool_name="search_code", arguments={"pattern": CANARY})
@@ -137,6 +140,7 @@ def test_trace_values_are_redacted(tmp_path):
     assert CANARY not in text and "[REDACTED:" in text
 
 
+@pytest.mark.unit
 def test_unwritable_trace_dir_does_not_stop_the_run(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a dir")
@@ -145,6 +149,7 @@ def test_unwritable_trace_dir_does_not_stop_the_run(tmp_path):
     assert writer.save() is None and "trace" in writer.save_error
 
 
+@pytest.mark.integration
 def test_summary_reports_the_numbers(tmp_path):
     out, agent = recorded_run(tmp_path)
     text = summary(load(out.trace), out.trace)
@@ -154,6 +159,7 @@ def test_summary_reports_the_numbers(tmp_path):
     assert "goal: A CI job failed" in text and "duration:" in text and out.trace in text
 
 
+@pytest.mark.integration
 def test_trace_show_prints_a_timeline(tmp_path, capsys):
     out, _ = recorded_run(tmp_path)
     assert main(["trace", "show", out.trace]) == 0
@@ -164,12 +170,14 @@ def test_trace_show_prints_a_timeline(tmp_path, capsys):
     assert "llm calls 5" in shown
 
 
+@pytest.mark.integration
 def test_trace_replay_unchanged_run_has_no_divergence(tmp_path, capsys):
     out, _ = recorded_run(tmp_path)
     assert main(["trace", "replay", out.trace]) == 0
     assert capsys.readouterr().out.startswith("no divergence")
 
 
+@pytest.mark.integration
 def test_trace_replay_reports_the_step_where_a_changed_run_diverges(tmp_path, capsys):
     out, _ = recorded_run(tmp_path)
     data = json.loads(Path(out.trace).read_text())
@@ -185,6 +193,7 @@ def test_trace_replay_reports_the_step_where_a_changed_run_diverges(tmp_path, ca
     assert "src/calc.py" in printed and "README.md" in printed
 
 
+@pytest.mark.integration
 def test_trace_replay_detects_a_changed_limit(tmp_path, capsys):
     out, agent = recorded_run(tmp_path)
     data = json.loads(Path(out.trace).read_text())
@@ -196,6 +205,7 @@ def test_trace_replay_detects_a_changed_limit(tmp_path, capsys):
     assert f"diverges at step {third_llm}" in capsys.readouterr().out
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("content", ["not json", '{"run_id": 1}', None])
 def test_trace_commands_reject_bad_files_in_one_line(tmp_path, capsys, content):
     path = tmp_path / "bad.json"
@@ -206,6 +216,7 @@ def test_trace_commands_reject_bad_files_in_one_line(tmp_path, capsys, content):
     assert err.startswith(f"repopilot: {path}") and err.count("\n") == 1
 
 
+@pytest.mark.integration
 def test_replay_skips_the_pipeline_steps_before_the_agent(tmp_path, capsys):
     repo = make_repo(tmp_path / "repo")
     writer = TraceWriter("goal", directory=str(tmp_path / "runs"))
@@ -217,6 +228,7 @@ def test_replay_skips_the_pipeline_steps_before_the_agent(tmp_path, capsys):
     assert "no divergence" in capsys.readouterr().out
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("run_id", ["../x", "a/b", ".hidden", ""])
 def test_run_id_must_be_a_plain_file_name(tmp_path, run_id):
     if not run_id:
@@ -226,6 +238,7 @@ def test_run_id_must_be_a_plain_file_name(tmp_path, run_id):
         TraceWriter(run_id=run_id, directory=str(tmp_path))
 
 
+@pytest.mark.integration
 def test_trace_replay_live_on_the_checkout_finds_a_changed_file(tmp_path, capsys):
     out, _ = recorded_run(tmp_path)
     repo = tmp_path / "repo"
@@ -244,6 +257,7 @@ def test_trace_replay_live_on_the_checkout_finds_a_changed_file(tmp_path, capsys
     assert "need --repo" in capsys.readouterr().err
 
 
+@pytest.mark.integration
 def test_replay_of_a_json_text_run_after_tools_unsupported(tmp_path, capsys):
     from repopilot.llm.base import LLMError, ToolsUnsupported
 
@@ -262,6 +276,7 @@ def test_replay_of_a_json_text_run_after_tools_unsupported(tmp_path, capsys):
     assert "no divergence" in capsys.readouterr().out
 
 
+@pytest.mark.unit
 def test_replay_of_a_run_without_the_model_says_so(tmp_path, capsys):
     writer = TraceWriter("triage job.log", directory=str(tmp_path))
     writer.add("classify", result={"category": "test_failure"})

@@ -15,8 +15,10 @@ import pytest
 
 from repopilot.comment.marker import Marker, MarkerProposal, dump_marker, encode_diff, sign
 from repopilot.comment.status import status_block
-from tests.loopback.github_action import BOT, FIX, REPO, comment_event, run_action, seed
-from tests.loopback.github_server import Fault, GitHubServer, State
+from tests.loopback.github_action import BOT, FIX, REPO, comment_event, run_action
+from tests.loopback.github_server import Fault, State
+
+pytestmark = pytest.mark.integration
 
 PID = "fix-calc-add"
 WORKFLOW = (
@@ -43,13 +45,11 @@ def bot_comment(
 
 
 @pytest.fixture
-def gh():
-    state = State(bot=BOT)
-    with GitHubServer(state) as server:
-        facts = seed(state)
-        state.permissions.update(triager="triage", maint="maintain")
-        yield server, facts
-    assert state.errors == []
+def gh(gh):
+    """tests/conftest.py's loopback GitHub, with a triager and a maintainer."""
+    server, _facts = gh
+    server.state.permissions.update(triager="triage", maint="maintain")
+    return gh
 
 
 def command(tmp_path, server, body=f"/repopilot apply {PID}", inputs=None, **kw):

@@ -19,6 +19,8 @@ import pytest
 from tests.adversarial.harness import ROOT, cli_env, repopilot
 from tests.engine_support import LOGS, PATTERNS
 
+pytestmark = pytest.mark.integration
+
 TIMEOUT_S = 60  # generous: the point is "finishes", not speed
 
 

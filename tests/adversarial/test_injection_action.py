@@ -26,6 +26,8 @@ from tests.loopback.github_action import BOT, run_action, run_event, seed
 from tests.loopback.github_server import GitHubServer, State
 from tests.loopback.llm_servers import OpenAIServer
 
+pytestmark = pytest.mark.integration
+
 pytest.importorskip("openai")
 
 EXTRAHEADER = next(s for s in SECRETS if s.kind == "auth-header extraheader")

@@ -22,6 +22,8 @@ from tests.adversarial.harness import (
 )
 from tests.loopback.llm_servers import OpenAIServer
 
+pytestmark = pytest.mark.integration
+
 pytest.importorskip("openai")
 
 API_KEY = "sk-loopback-" + "K3y" * 10  # the provider key: in the environment, never in a body
