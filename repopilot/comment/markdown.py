@@ -3,8 +3,9 @@
 Three shapes, chosen by where the text goes:
 - `text()` / `prose()`: every ASCII punctuation character is backslash-escaped (CommonMark allows
   it for all of them), so no link, image, HTML, emphasis, heading, list or table can form; `@name`
-  becomes `＠name` (U+FF20, not a mention for GitHub) and `#123` becomes `＃123` (no cross-reference
-  or backlink in someone else's issue). Zero-width tricks and HTML comments are not usable here:
+  becomes `＠name` (U+FF20, not a mention for GitHub), `#123` becomes `＃123` and `GH-123` becomes
+  `GH‑123` (U+2011 non-breaking hyphen; GitHub autolinks `GH-N` like `#N`): no cross-reference or
+  backlink in someone else's issue. Zero-width tricks and HTML comments are not usable here:
   other stages strip those, and GitHub drops HTML comments. `prose(code=True)` keeps the
   `single-backtick` spans of hints and diagnoses as code spans, built by `code_span`.
 - `code_span()`: one line shown verbatim, delimited by a backtick run longer than any inside it.
@@ -24,6 +25,7 @@ _ESCAPE = str.maketrans({c: "\\" + c for c in string.punctuation})
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _MENTION = re.compile(r"@(?=[A-Za-z0-9_])")
 _REFERENCE = re.compile(r"#(?=[0-9])")
+_GH_REFERENCE = re.compile(r"(?<![A-Za-z0-9_])(gh)-(?=[0-9])", re.IGNORECASE)
 _BACKTICKS = re.compile(r"`+")
 _CODE = re.compile(r"`([^`\n]+)`")
 
@@ -42,6 +44,7 @@ def clip(text: str, limit: int) -> str:
 def _inline(line: str) -> str:
     line = _MENTION.sub("\uff20", line)
     line = _REFERENCE.sub("\uff03", line)
+    line = _GH_REFERENCE.sub("\\1\u2011", line)
     return line.translate(_ESCAPE)
 
 
