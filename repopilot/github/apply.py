@@ -20,6 +20,7 @@ from enum import StrEnum
 from github import GithubException, InputGitTreeElement
 from github.Repository import Repository
 
+from repopilot.comment.markdown import code_span
 from repopilot.github.client import guarded_write
 from repopilot.github.events import APPLIED_TRAILER
 
@@ -78,14 +79,15 @@ class TreeReader:
             if i < len(parts) - 1 and kind != "tree":
                 return None
         if kind != "blob" or mode in _UNSAFE_MODES:
-            raise ApplyRefused(f"{path} is {_UNSAFE_MODES.get(mode, 'not a file')} at the head")
+            what = _UNSAFE_MODES.get(mode, "not a file")
+            raise ApplyRefused(f"{code_span(path)} is {what} at the head")
         self.modes[path] = mode
         blob = self.repo.get_git_blob(sha)
         raw = base64.b64decode(blob.content) if blob.encoding == "base64" else blob.content.encode()
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise ApplyRefused(f"{path} is not UTF-8 text at the head") from exc
+            raise ApplyRefused(f"{code_span(path)} is not UTF-8 text at the head") from exc
 
 
 def _once(write, max_wait: float):
@@ -104,7 +106,10 @@ def _changes(
     except ApplyRefused:
         raise
     except Exception as exc:  # the proposal module's own error types: a refusal, not a crash
-        raise ApplyRefused(f"the diff does not apply at {head_sha[:12]}: {exc}") from exc
+        # the reason quotes paths from the diff: shown as inert code, never as Markdown
+        raise ApplyRefused(
+            f"the diff does not apply at {head_sha[:12]}: {code_span(str(exc), 400)}"
+        ) from exc
 
 
 def check_applies(repo: Repository, head_sha: str, diff: str) -> None:

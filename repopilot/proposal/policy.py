@@ -107,6 +107,20 @@ def _first_line(stderr: bytes, default: str) -> str:
     return text.splitlines()[0][:300] if text else default
 
 
+def _utf8(path: Path, limit: int = 4 * 1024 * 1024) -> bool:
+    """The file reads as UTF-8 text (the first `limit` bytes; a cut character is allowed)."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError:
+        return True  # unreadable here: git apply --check reports it
+    try:
+        data[:limit].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return len(data) > limit and exc.start >= limit - 4
+    return True
+
+
 def _inside(repo: Path, paths: list[str]) -> None:
     """Refuse paths that leave the checkout or pass through a symlink or a directory."""
     root = repo.resolve()
@@ -120,6 +134,9 @@ def _inside(repo: Path, paths: list[str]) -> None:
             raise Refused("path-escape", f"{path}: resolves outside the checkout")
         if probe.is_dir():
             raise Refused("submodule", f"{path}: is a directory in the checkout (a submodule?)")
+        if probe.is_file() and not _utf8(probe):
+            # the apply reads and writes text: such a file could be shown but never applied
+            raise Refused("binary", f"{path}: is not UTF-8 text in the checkout")
 
 
 def check(
