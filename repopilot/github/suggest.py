@@ -1,9 +1,16 @@
 """Post a proposal that fits inside the PR's own diff as one `suggestion` review (one click to
-commit). Batched: all suggestions of a run in ONE review; never twice for the same proposals."""
+commit). Batched: all suggestions of a run in ONE review; never twice for the same proposals.
+
+Suggestions are optional: the PR comment carries every fix. So a GitHub refusal or failure here
+(403 or 404 on the review listing, 422 on the post, 5xx after retries) is never an error of the
+Action; the caller simply gets no ids back.
+"""
 
 from __future__ import annotations
 
+import requests
 from github import GithubException
+from github.PullRequest import PullRequest
 from github.Repository import Repository
 
 from repopilot.comment.suggest import PRFile, ReviewComment, suggestion_for
@@ -18,13 +25,13 @@ def _reviews_url(repo: Repository, number: int) -> str:
     return f"{repo.url}/pulls/{number}/reviews"
 
 
-def _already(repo: Repository, pr: PullRef, bot: str, tag: str) -> dict | None:
-    _, reviews = repo.requester.requestJsonAndCheck("GET", _reviews_url(repo, pr.number))
-    for review in reviews or []:
-        user = (review.get("user") or {}).get("login")
-        if user == bot and (review.get("body") or "").startswith(tag):
-            return review
-    return None
+def _already(pull: PullRequest, bot: str, tag: str) -> bool:
+    """A review by `bot` whose body starts with `tag`, on ANY page of the PR's reviews."""
+    for review in pull.get_reviews():  # paginated: a busy PR has more than one page
+        user = review.user.login if review.user is not None else None
+        if user == bot and (review.body or "").startswith(tag):
+            return True
+    return False
 
 
 def post_suggestions(
@@ -35,12 +42,26 @@ def post_suggestions(
     bot: str,
     max_wait: float = 60.0,
 ) -> list[str]:
-    """The ids of the proposals posted as suggestions (empty when none fit, the head moved, or a
-    review for exactly these proposals exists). A refusal by GitHub (422) is not an error: the
-    PR comment still carries every fix."""
+    """The ids of the proposals posted as suggestions (empty when none fit, the head moved, a
+    review for exactly these proposals exists, or GitHub refused or failed: see the module
+    docstring)."""
     unique = {p.id: p for p in proposals}
     if not unique or pr.head_sha != head_sha:
         return []
+    try:
+        return _post(repo, pr, head_sha, unique, bot, max_wait)
+    except (GithubException, requests.exceptions.RequestException):
+        return []  # optional: the comment, already posted, carries every fix
+
+
+def _post(
+    repo: Repository,
+    pr: PullRef,
+    head_sha: str,
+    unique: dict[str, Proposal],
+    bot: str,
+    max_wait: float,
+) -> list[str]:
     pull = repo.get_pull(pr.number)
     files = [PRFile(f.filename, f.patch, f.status) for f in pull.get_files()]
     comments: list[ReviewComment] = []
@@ -53,7 +74,7 @@ def post_suggestions(
     if not comments:
         return []
     tag = f"{TAG}{','.join(ids)} -->"
-    if _already(repo, pr, bot, tag):
+    if _already(pull, bot, tag):
         return []
     payload = {
         "commit_id": head_sha,
@@ -67,10 +88,5 @@ def post_suggestions(
             "POST", _reviews_url(repo, pr.number), input=payload
         )
 
-    try:
-        guarded_write(write, lambda: _already(repo, pr, bot, tag), max_wait=max_wait)
-    except GithubException as exc:
-        if exc.status != 422:
-            raise
-        return []
+    guarded_write(write, lambda: True if _already(pull, bot, tag) else None, max_wait=max_wait)
     return ids
