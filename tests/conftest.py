@@ -2,10 +2,10 @@
 
 Every test is exactly one kind, given by a marker: `unit` (in-process, no server, no git, no child
 process), `integration` (loopback servers, git, subprocesses) or `corpus` (needs ../shared/corpus;
-skips with a reason without it). A module sets its kind with `pytestmark = pytest.mark.<kind>`, a
-test of another kind in it with its own mark (the closest mark wins, so `-m unit`, `-m integration`
-and `-m corpus` never select the same test). A test with no kind mark runs as `integration` (the
-kind that may be slow) and is named in a warning.
+skips with a reason without it). A module of one kind says so with `pytestmark =
+pytest.mark.<kind>`; a module with tests of several kinds marks each test instead (a module mark
+and a test mark of another kind would put the test in both `-m` selections). A test with no kind
+mark runs as `integration` (the kind that may be slow) and is named in a warning.
 
 Fixtures here, for any test file:
 - `classifier`: the bundled pattern library, compiled once per session.

@@ -560,7 +560,7 @@ def section(kind: str, path: str, mode: str, other: str) -> str:
     )
 
 
-@pytest.mark.unit
+@pytest.mark.integration  # validate() runs `git apply --check` even without a checkout
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(kinds, paths, modes, paths), min_size=1, max_size=3))
 def test_property_accepts_exactly_the_diffs_that_obey_the_policy(files) -> None:
