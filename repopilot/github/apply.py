@@ -97,12 +97,14 @@ def _once(write, max_wait: float):
 
 def _changes(
     repo: Repository, head_sha: str, diff: str
-) -> tuple[TreeReader, dict[str, str | None]]:
-    from repopilot.proposal.apply import apply_to_files
+) -> tuple[dict[str, str | None], dict[str, str], str]:
+    """(path -> new text or None, path -> git mode, the head's tree SHA). A mode the diff sets
+    is the one committed (a `new mode 100755` is applied as shown, not dropped)."""
+    from repopilot.proposal.apply import apply_to_files, file_modes
 
     reader = TreeReader(repo, head_sha)
     try:
-        return reader, apply_to_files(diff, reader.read)
+        changes, stated = apply_to_files(diff, reader.read), file_modes(diff)
     except ApplyRefused:
         raise
     except Exception as exc:  # the proposal module's own error types: a refusal, not a crash
@@ -110,6 +112,16 @@ def _changes(
         raise ApplyRefused(
             f"the diff does not apply at {head_sha[:12]}: {code_span(str(exc), 400)}"
         ) from exc
+    modes: dict[str, str] = {}
+    for path in changes:
+        at_head, change = reader.modes.get(path), stated.get(path)
+        if change is not None and change.old and at_head and change.old != at_head:
+            raise ApplyRefused(
+                f"{code_span(path)} has mode {at_head} at the head, not {change.old} as the "
+                "diff says"
+            )
+        modes[path] = change.new if change is not None else at_head or "100644"
+    return changes, modes, reader.tree_sha
 
 
 def check_applies(repo: Repository, head_sha: str, diff: str) -> None:
@@ -121,16 +133,16 @@ def build_commit(
     repo: Repository, head_sha: str, diff: str, proposal_id: str, max_wait: float = 60.0
 ) -> str:
     """Create (but do not publish) the commit: parent = head_sha, tree = head + diff."""
-    reader, changes = _changes(repo, head_sha, diff)
+    changes, modes, tree_sha = _changes(repo, head_sha, diff)
     elements = []
     for path, text in sorted(changes.items()):
-        mode = reader.modes.get(path, "100644")
+        mode = modes[path]
         if text is None:
             elements.append(InputGitTreeElement(path, mode, "blob", sha=None))
             continue
         blob = _once(lambda text=text: repo.create_git_blob(text, "utf-8"), max_wait)
         elements.append(InputGitTreeElement(path, mode, "blob", sha=blob.sha))
-    base_tree = repo.get_git_tree(reader.tree_sha)
+    base_tree = repo.get_git_tree(tree_sha)
     tree = _once(lambda: repo.create_git_tree(elements, base_tree), max_wait)
     parent = repo.get_git_commit(head_sha)
     message = f"Apply RepoPilot proposal {proposal_id}\n\n{APPLIED_TRAILER} {proposal_id}\n"

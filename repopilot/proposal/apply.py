@@ -2,15 +2,19 @@
 
 `apply_to_files` re-checks the diff against the policy (`repopilot.proposal.policy.check`), then applies
 each hunk where its context matches, at the stated line or the nearest offset either way.
+`file_modes` gives the modes the diff sets (`new mode`, `new file mode`): a mode change is applied
+as shown, never dropped (SECURITY.md §16), and `old mode` must be what the head has.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from unidiff import PatchSet
 
-from repopilot.proposal.diffread import Refused
+from repopilot.proposal.diffread import Refused, read_sections
 from repopilot.proposal.policy import DEFAULT_POLICY, Policy, check
 
 
@@ -96,4 +100,38 @@ def apply_to_files(
         if src is not None and src != dst and not s.copy:
             out[src] = None
         out[dst] = new
+    return out
+
+
+_MODE_LINE = re.compile(r"(old mode|new mode|new file mode) (100644|100755)")
+
+
+@dataclass(frozen=True)
+class ModeChange:
+    """What the diff says about one file's mode: before (None: not stated) and after."""
+
+    old: str | None
+    new: str
+
+
+def file_modes(diff: str) -> dict[str, ModeChange]:
+    """Target path -> the mode the diff gives it, for each file section that states one
+    (`new mode 100755`, `new file mode 100755`). Symlink and submodule modes never get here:
+    the policy refuses them."""
+    lines = diff.split("\n")
+    sections = read_sections(diff)
+    out: dict[str, ModeChange] = {}
+    for i, s in enumerate(sections):
+        end = sections[i + 1].line - 1 if i + 1 < len(sections) else len(lines)
+        old = new = None
+        for line in lines[s.line : end]:  # the extended headers follow `diff --git`
+            if line.startswith(("--- ", "@@")):
+                break
+            if (m := _MODE_LINE.fullmatch(line)) is not None:
+                if m[1] == "old mode":
+                    old = m[2]
+                else:
+                    new = m[2]
+        if new is not None and s.target is not None:
+            out[s.target] = ModeChange(old, new)
     return out
