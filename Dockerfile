@@ -1,7 +1,9 @@
-# RepoPilot GitHub Action image.
-# Base pinned to an exact version tag. No digest: none was verified from this build environment,
-# and an unverified digest is worse than none (pin one here once `docker buildx imagetools inspect`
-# has confirmed it).
+# RepoPilot container image: the CLI and `repopilot action` for runners without Python 3.11 (the
+# Action itself is a composite action, see action.yml; this image is not built by it).
+# Base pinned to an exact version tag. No digest: none could be verified from the environment this
+# was written in (no Docker engine, no registry access), and an unverified digest is worse than
+# none. Pin one once `docker buildx imagetools inspect python:3.11.14-slim-bookworm` has shown it:
+#   FROM python:3.11.14-slim-bookworm@sha256:<digest>
 FROM python:3.11.14-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -10,10 +12,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1
 
 # git is needed at run time: every proposed diff is checked with `git apply --check`/`--numstat`
-# before it is offered or applied. Version pinned to what bookworm ships (seen on a bookworm host);
-# bump it with the base image.
+# before it is offered or applied. Not pinned to a Debian version: the archive keeps only the
+# current point release of a package, so a pinned `git=<version>` stops installing as soon as
+# Debian ships a security update. The pinned base tag fixes the release (bookworm) instead.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends git=1:2.39.5-0+deb12u3 \
+    && apt-get install -y --no-install-recommends git \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /tmp/build
