@@ -8,6 +8,7 @@ which first asks whether the write already landed.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from typing import TypeVar
 
 import requests
 from github import Auth, Github, GithubException, GithubRetry
+from urllib3.exceptions import InvalidHeader
 
 T = TypeVar("T")
 
@@ -50,6 +52,15 @@ class BoundedRetry(GithubRetry):
     def get_retry_after(self, response):
         value = super().get_retry_after(response)
         return None if value is None else min(value, self.max_wait)
+
+    def parse_retry_after(self, retry_after: str) -> float:
+        """urllib3 raises InvalidHeader on `-5` or `abc` (the run then ends "unreachable"); a
+        malformed value gets the ordinary bounded back-off instead, a huge one `max_wait`."""
+        try:
+            seconds = super().parse_retry_after(retry_after)
+        except (InvalidHeader, ValueError, OverflowError):
+            return _backoff(self.get_backoff_time(), self.max_wait)
+        return _bounded(seconds, self.max_wait)
 
     def get_backoff_time(self) -> float:
         return min(super().get_backoff_time(), self.max_wait)
@@ -124,11 +135,25 @@ def wait_for(exc: BaseException, attempt: int, max_wait: float) -> float:
         # before looking for its effect, or the retry could duplicate it
         return max_wait
     raw = _header(exc, "retry-after") if isinstance(exc, GithubException) else None
+    backoff = _backoff(0.5 * (2**attempt), max_wait)
+    if raw is None:
+        return backoff
     try:
-        seconds = float(raw) if raw is not None else 0.5 * (2**attempt)
-    except ValueError:
-        seconds = 0.5 * (2**attempt)
+        seconds = float(raw)
+    except (ValueError, OverflowError):
+        return backoff  # `abc`: not a number, so the ordinary back-off
+    if not math.isfinite(seconds) or seconds < 0:
+        return backoff if not math.isinf(seconds) or seconds < 0 else max_wait
+    return _bounded(seconds, max_wait)
+
+
+def _bounded(seconds: float, max_wait: float) -> float:
     return max(0.0, min(seconds, max_wait))
+
+
+def _backoff(seconds: float, max_wait: float) -> float:
+    """A malformed Retry-After still waits: never less than 0.5 s, never more than max_wait."""
+    return _bounded(max(seconds, 0.5), max_wait)
 
 
 def guarded_write(
