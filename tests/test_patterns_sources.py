@@ -146,6 +146,7 @@ WRAPPERS = (
     "cpp.make.error",
     "cpp.ninja.failed-edge",
     "cpp.gcc.werror",
+    "cpp.ctest.errors-while-running",
     "python.tox.invocation-error",
     "infra.actions.exec-failed",
 )
@@ -174,6 +175,12 @@ REASONS = (
     ("rust.test.assertion", "rust.panic.test-thread"),
     ("jvm.junit.assertion-exception", "jvm.gradle.test-failed"),
     ("jvm.junit.assertion-exception", "jvm.surefire.method-failed"),
+    ("cpp.gtest.assertion", "cpp.gtest.failed"),
+    ("php.phpunit.assertion", "php.phpunit.numbered-failure"),
+    ("beam.exunit.assertion", "beam.exunit.failure"),
+    ("dotnet.test.assertion", "dotnet.test.failed"),
+    ("node.playwright.expect-failed", "node.playwright.failed-test"),
+    ("python.unittest.assertion", "python.unittest.fail"),
 )
 
 
