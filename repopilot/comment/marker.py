@@ -185,3 +185,41 @@ def extract_diff(body: str, proposal_id: str) -> str | None:
     if found is None or not found.diff_z:
         return None
     return decode_diff(found.diff_z)
+
+
+_FENCE_OPEN = re.compile(r"^(`{3,}|~{3,})diff[ \t]*\r?$", re.MULTILINE)
+
+
+def _normal(diff: str) -> str:
+    """What a reader sees is the same for CRLF and LF, and with or without the final newline."""
+    text = diff.replace("\r\n", "\n")
+    return text if text.endswith("\n") else text + "\n"
+
+
+def shown_diff(body: str, proposal_id: str, ids: tuple[str, ...] | list[str]) -> str | None:
+    """The diff the comment SHOWS for `proposal_id`: the content of the ```diff fence whose
+    nearest preceding mention of a proposal id (any of `ids`) is `proposal_id`; None if none.
+
+    Without a signing key, whoever can edit the bot's comment could swap the hidden marker's diff
+    alone; the apply compares the two (`same_diff`), so what is applied is what was shown."""
+    mentions = sorted(
+        (m.start(), pid)
+        for pid in ids
+        for m in re.finditer(rf"(?<![a-z0-9-]){re.escape(pid)}(?![a-z0-9-])", body)
+    )
+    for m in _FENCE_OPEN.finditer(body):
+        owner = next((pid for at, pid in reversed(mentions) if at < m.start()), None)
+        if owner != proposal_id:
+            continue
+        fence = m.group(1)
+        start = m.end() + 1
+        close = re.compile(rf"^{re.escape(fence[0])}{{{len(fence)},}}[ \t]*\r?$", re.MULTILINE)
+        end = close.search(body, start)
+        if end is not None:
+            return body[start : end.start()]
+    return None
+
+
+def same_diff(shown: str, exact: str) -> bool:
+    """True when the shown copy reads as the exact diff (CRLF and a final newline aside)."""
+    return _normal(shown) == _normal(exact)

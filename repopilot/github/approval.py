@@ -16,7 +16,13 @@ from github.IssueComment import IssueComment
 from github.Repository import Repository
 
 from repopilot.comment.markdown import code_span, fence
-from repopilot.comment.marker import extract_diff, parse_marker, verify_marker
+from repopilot.comment.marker import (
+    extract_diff,
+    parse_marker,
+    same_diff,
+    shown_diff,
+    verify_marker,
+)
 from repopilot.comment.status import mark_status
 from repopilot.github.apply import (
     Applied,
@@ -168,6 +174,14 @@ def _verified_diff(body: str, marker, prop, pid: str, cfg: ApprovalConfig) -> st
         )
     if cfg.signing_key and not verify_marker(marker, cfg.signing_key):
         raise Refusal("the proposal's signature does not verify with the configured signing key")
+    # what is applied must be what the maintainer saw (SECURITY.md §8): without a signing key the
+    # hidden marker could have been swapped alone
+    shown = shown_diff(body, pid, [p.id for p in marker.proposals])
+    if shown is None or not same_diff(shown, diff):
+        raise Refusal(
+            f"the diff of `{pid}` in the hidden marker is not the one the comment shows; "
+            "nothing was applied. Re-run the failed workflow for a fresh proposal."
+        )
     return diff
 
 

@@ -127,7 +127,8 @@ def test_a_patch_is_not_handed_back_when_it_does_not_apply_at_the_head(tmp_path)
             diff_z=encode_diff(stale),
         )
         marker = Marker(repo=REPO, pr=7, run_id=555, head_sha=facts.head_sha, proposals=(prop,))
-        state.add_comment(7, f"{dump_marker(marker)}\n```diff\n{stale}```\n", BOT, "Bot")
+        body = f"{dump_marker(marker)}\n{status_block(marker)}\n```diff\n{stale}```\n"
+        state.add_comment(7, body, BOT, "Bot")
         run = _apply(tmp_path, server)
     assert run.returncode == 0, run.stderr
     assert run.trace["outcome"] == "refused"

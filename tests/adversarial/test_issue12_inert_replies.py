@@ -13,6 +13,7 @@ from markdown_it import MarkdownIt
 
 from repopilot.comment import markdown as md
 from repopilot.comment.marker import Marker, MarkerProposal, dump_marker, encode_diff
+from repopilot.comment.status import status_block
 from repopilot.proposal.validate import validate
 from repopilot.records import Proposal
 from tests.loopback.github_action import BOT, HEAD_FILES, REPO, comment_event, run_action, seed
@@ -78,7 +79,8 @@ def test_the_refusal_reply_shows_the_path_as_inert_code(tmp_path):
             diff_z=encode_diff(DIFF),
         )
         marker = Marker(repo=REPO, pr=7, run_id=555, head_sha=head, proposals=(prop,))
-        state.add_comment(7, f"{dump_marker(marker)}\n", BOT, "Bot")
+        body = f"{dump_marker(marker)}\n{status_block(marker)}\n```diff\n{DIFF}```\n"
+        state.add_comment(7, body, BOT, "Bot")
         event = comment_event("/repopilot apply fix-notes", login="maint")
         run = run_action(tmp_path, server.url, "issue_comment", event)
     assert run.returncode == 0, run.stderr

@@ -12,6 +12,7 @@ import hashlib
 import pytest
 
 from repopilot.comment.marker import Marker, MarkerProposal, dump_marker, encode_diff
+from repopilot.comment.status import status_block
 from repopilot.proposal.apply import ModeChange, file_modes
 from tests.loopback.github_action import BOT, HEAD_FILES, REPO, comment_event, run_action, seed
 from tests.loopback.github_server import GitHubServer, State
@@ -49,7 +50,8 @@ def _apply(tmp_path, diff):
             diff_z=encode_diff(diff),
         )
         marker = Marker(repo=REPO, pr=7, run_id=555, head_sha=facts.head_sha, proposals=(prop,))
-        state.add_comment(7, f"{dump_marker(marker)}\n", BOT, "Bot")
+        body = f"{dump_marker(marker)}\n{status_block(marker)}\n```diff\n{diff}```\n"
+        state.add_comment(7, body, BOT, "Bot")
         event = comment_event("/repopilot apply fix-modes", login="maint")
         run = run_action(tmp_path, server.url, "issue_comment", event)
     assert run.returncode == 0, run.stderr
