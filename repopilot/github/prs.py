@@ -68,11 +68,12 @@ def find_pull(repo: Repository, event: RunEvent) -> PullRef | None:
 def bot_comments(repo: Repository, number: int, bot: str) -> list[IssueComment]:
     """Comments on the PR authored by the bot and carrying the hidden marker, oldest first."""
     issue = repo.get_issue(number)
-    return [
+    found = [
         c
         for c in issue.get_comments()
         if c.user is not None and c.user.login == bot and _has_marker(c.body)
     ]
+    return sorted(found, key=lambda c: c.id)  # ids grow with time: the first is the oldest
 
 
 def _has_marker(body: str | None) -> bool:
@@ -90,16 +91,21 @@ def upsert_comment(
     """Edit the bot's marker comment in place, or create it; never leave two.
 
     `render(previous_body)` gives the new body. A comment deleted between the lookup and the edit
-    (PATCH 404) is created anew.
+    (PATCH 404) is created anew. Two runs for one PR at once (two workflows failing together, a
+    re-run racing the first) can both create: after creating, the comments are listed again and
+    converge on the OLDEST marker comment, which gets this run's body; newer ones are deleted, or
+    folded into a one-line pointer when deleting is refused (SECURITY.md §18).
     """
     found = bot_comments(repo, number, bot)
     if found:
         try:
             found[0].edit(render(found[0].body))
-            return found[0]
         except GithubException as exc:
             if exc.status != 404:
                 raise
+        else:
+            _fold(found[1:], found[0])  # duplicates an earlier race left behind
+            return found[0]
     issue = repo.get_issue(number)
     body = render(None)
 
@@ -107,7 +113,45 @@ def upsert_comment(
         again = bot_comments(repo, number, bot)
         return again[0] if again else None
 
-    return guarded_write(lambda: issue.create_comment(body), landed, max_wait=max_wait)
+    created = guarded_write(lambda: issue.create_comment(body), landed, max_wait=max_wait)
+    return _converge(repo, number, bot, created, render)
+
+
+def _converge(
+    repo: Repository,
+    number: int,
+    bot: str,
+    created: IssueComment,
+    render: Callable[[str | None], str],
+) -> IssueComment:
+    again = bot_comments(repo, number, bot)
+    if not again:
+        return created
+    oldest = again[0]
+    if oldest.id != created.id:
+        try:
+            oldest.edit(render(oldest.body))  # this run's findings, the oldest's statuses
+        except GithubException as exc:
+            if exc.status != 404:
+                raise
+            return created  # the other run's comment is gone: ours stands
+    _fold([c for c in again if c.id != oldest.id], oldest)
+    return oldest
+
+
+def _fold(duplicates: list[IssueComment], keep: IssueComment) -> None:
+    """Delete each duplicate; where that is refused, edit it into a pointer without a marker."""
+    for dup in duplicates:
+        try:
+            dup.delete()
+            continue
+        except GithubException:
+            pass
+        try:
+            dup.edit(f"RepoPilot: a duplicate of {keep.html_url}, folded into it.")
+        except GithubException as exc:
+            if exc.status != 404:  # deleted meanwhile (by the other run): nothing to fold
+                raise
 
 
 def reply(
