@@ -59,7 +59,9 @@ def origin_line(origin: OriginVerdict | None) -> str:
         ),
         "flaky": f"{md.text(o.reason, 200)} — not caused by this PR; {_rerun(o)}.",
         "infra": f"{md.text(o.reason, 200)}, not the code — not caused by this PR; {_rerun(o)}.",
-        "undetermined": f"RepoPilot cannot tell whether this PR caused it ({md.text(o.reason, 200)}).",
+        "undetermined": (
+            f"RepoPilot cannot tell whether this PR caused it ({md.text(o.reason, 200)})."
+        ),
     }[o.origin]
     return f"**Origin: {LABELS[o.origin]}** — {text}\n\n"
 
@@ -82,7 +84,10 @@ def origin_header(origins: Sequence[OriginVerdict | None]) -> str | None:
             "Part of this looks caused by the changes in this pull request; see each job's origin."
         )
     if known == {"base_branch"}:
-        return "This does not look caused by this pull request: the same failures are on the base branch."
+        return (
+            "This does not look caused by this pull request: "
+            "it fails the same way on the base branch."
+        )
     if known <= NOT_THIS_PR:
         rerun = " a re-run may be enough" if known & {"flaky", "infra"} else ""
         kinds = ", ".join(LABELS[k] for k in sorted(known))

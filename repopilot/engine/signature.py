@@ -52,7 +52,8 @@ _SUBS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"/(?:tmp|temp)/[^\s'\"`:,;)]+", "<tmp>"),
         (r"[a-z]:\\(?:a\\_temp|users\\[^\\\s]+\\appdata\\local\\temp)\\[^\s'\"`:,;)]*", "<tmp>"),
         (r"/home/runner/work/_temp/[^\s'\"`:,;)]*", "<tmp>"),
-        # the checkout: /home/runner/work/<repo>/<repo>/, /Users/runner/work/..., D:\a\<repo>\<repo>\
+        # the checkout: /home/runner/work/<repo>/<repo>/, /Users/runner/work/...,
+        # D:\a\<repo>\<repo>\
         (r"(?:/home/runner|/Users/runner|/__w)/work/[^/\s]+/[^/\s]+/", "<ws>/"),
         (r"/__w/[^/\s]+/[^/\s]+/", "<ws>/"),
         (r"[a-z]:\\a\\[^\\\s]+\\[^\\\s]+\\", "<ws>/"),
@@ -94,7 +95,8 @@ def normalize(text: str, *, numbers: bool = True) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Signature:
-    """A failure's identity: `kind` is the pattern id (or `unknown`), `parts` its normalized keys."""
+    """A failure's identity: `kind` is the pattern id (or `unknown`), `parts` its normalized
+    keys."""
 
     kind: str
     parts: tuple[tuple[str, str], ...]
