@@ -386,3 +386,25 @@ def test_after_an_api_error_no_later_job_asks_again(tmp_path, gh):
         "test (3.11)": "undetermined",
     }
     assert len(state.calls("GET", r"/repos/.*/actions/workflows/.*/runs")) == 1
+
+
+def test_same_workflow_mode_learns_the_workflow_from_the_run(tmp_path, gh):
+    """On `pull_request` (RepoPilot as a job of the CI itself) the payload names no workflow."""
+    server, facts = gh
+    state = server.state
+    state.runs[facts.run_id].update(workflow_id=WORKFLOW_ID, status="in_progress")
+    base_run(state, 902, 42, "failure", SAME)
+    head = {"ref": "feature", "sha": facts.head_sha, "repo": {"full_name": "octo-org/octo-repo"}}
+    base = {"ref": "main", "sha": facts.base_sha, "repo": {"full_name": "octo-org/octo-repo"}}
+    ev = {
+        "action": "synchronize",
+        "number": 7,
+        "pull_request": {"number": 7, "head": head, "base": base},
+        "repository": {"full_name": "octo-org/octo-repo", "name": "octo-repo"},
+        "sender": {"login": "contributor", "type": "User"},
+    }
+    env = {"GITHUB_RUN_ID": str(facts.run_id), "GITHUB_RUN_ATTEMPT": "1"}
+    run = run_action(tmp_path, server.url, "pull_request", ev, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.outputs["origin"] == "base_branch"
+    assert state.calls("GET", rf"/repos/.*/actions/workflows/{WORKFLOW_ID}/runs")

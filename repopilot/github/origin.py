@@ -192,6 +192,15 @@ class OriginLookup:
         files = data.get("files", []) if isinstance(data, dict) else []
         return tuple(str(f.get("filename", "")) for f in files if isinstance(f, dict))
 
+    def _workflow(self) -> str | None:
+        """The run's workflow id: from the event, else (the same-workflow mode, whose push or
+        pull_request payload does not name it) from `GET /actions/runs/{id}`, once."""
+        if self.workflow is None:
+            data = self._cached(("run",), lambda: self._get(f"/actions/runs/{self.run.id}"))
+            found = data.get("workflow_id") if isinstance(data, dict) else None
+            self.workflow = str(found) if found else ""
+        return self.workflow or None
+
     def decide(self, job_name: str, verdict: Verdict) -> OriginVerdict:
         """This failed job's origin; never raises for API trouble or an exhausted budget."""
         evidence = " ".join(e.text for e in verdict.evidence)
@@ -202,12 +211,12 @@ class OriginLookup:
             base_branch=self.base_branch,
             rerun_url=self.run.html_url,
         )
-        if not self.workflow:
-            facts = replace(facts, incomplete="the run's workflow is not known")
         attempts: list[str] = []
         base: list[BaseJob] = []
         try:
-            if self.workflow:
+            if not self._workflow():
+                facts = replace(facts, incomplete="the run's workflow is not known")
+            else:
                 attempts = self._attempts(job_name)
                 if "success" not in attempts:
                     base = self._base(job_name)

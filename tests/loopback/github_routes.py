@@ -48,6 +48,7 @@ def get_run(state, m, q, b):
             conclusion=run.get("conclusion", "failure"),
             head_sha=run.get("head_sha", "0" * 40),
             run_attempt=run.get("attempt", 1),
+            **({"workflow_id": run["workflow_id"]} if "workflow_id" in run else {}),
         ),
         {},
     )
