@@ -1,12 +1,15 @@
 """Throughput and memory of `repopilot classify` as a whole process, against GNU grep.
 
-Generates the synthetic log (benchmarks/gen_log.py) once per size, then runs, in this script:
-  baseline: `LC_ALL=C grep -E -c -f PATTERNS FILE` with the library's regexes translated to ERE
-            (those GNU grep accepts; no attribution, no captures, no timeouts)
-  repopilot: `python -m repopilot classify --format json FILE`
-and reports wall time (median of N runs), MB/s, the ratio to grep, and peak RSS (wait4 rusage).
+Inputs, each timed as one `repopilot classify --format json ...` process (median of N runs):
+  quiet:   the synthetic log of benchmarks/gen_log.py, once per --mb size
+  dense:   the same generator with --dense (1 line in 6 holds an error-like word), per --dense-mb
+  real:    every *.log under ../shared/corpus (or --corpus DIR) in one process; skipped if absent
+  realcat: the same logs concatenated into one file
+against `LC_ALL=C grep -E -c -f PATTERNS FILE...` with the library's regexes translated to ERE in
+this script (those GNU grep accepts; no attribution, no captures, no timeouts). Reports wall
+time, MB/s, the ratio to grep and peak RSS (wait4 rusage, the parent process).
 
-    python benchmarks/bench_classify.py --mb 100 --mb 1000 --runs 3
+    python benchmarks/bench_classify.py --mb 100 --mb 1000 --dense-mb 100 --runs 3
 """
 
 from __future__ import annotations
@@ -67,46 +70,82 @@ def run(cmd: list[str], env: dict[str, str]) -> tuple[float, int, bytes]:
     return wall, usage.ru_maxrss, out  # ru_maxrss is KiB on Linux
 
 
+def corpus_logs(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*.log") if p.is_file())
+
+
+def measure(
+    name: str, files: list[Path], pats: Path, env: dict[str, str], runs: int
+) -> dict[str, object]:
+    size_mb = sum(f.stat().st_size for f in files) / 1e6
+    paths = [str(f) for f in files]
+    g = [run(["grep", "-E", "-c", "-f", str(pats), *paths], env) for _ in range(runs)]
+    cmd = [sys.executable, "-m", "repopilot", "classify", "--format", "json", *paths]
+    r = [run(cmd, env) for _ in range(runs)]
+    results = json.loads(r[-1][2])["results"]
+    gw = statistics.median(x[0] for x in g)
+    rw = statistics.median(x[0] for x in r)
+    cats: dict[str, int] = {}
+    for v in results:
+        cats[v["category"]] = cats.get(v["category"], 0) + 1
+    return {
+        "input": name,
+        "files": len(files),
+        "mb": round(size_mb, 1),
+        "grep_s": round(gw, 3),
+        "repopilot_s": round(rw, 3),
+        "repopilot_mb_s": round(size_mb / rw, 1),
+        "grep_mb_s": round(size_mb / gw, 1),
+        "ratio_to_grep": round(rw / gw, 2),
+        "peak_rss_mb": round(max(x[1] for x in r) / 1024, 1),
+        "categories": cats if len(results) > 1 else results[0]["category"],
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mb", type=int, action="append", help="log size in MB (repeatable)")
+    ap.add_argument("--mb", type=int, action="append", help="quiet log size in MB (repeatable)")
+    ap.add_argument("--dense-mb", type=int, action="append", help="dense log size in MB")
+    ap.add_argument("--corpus", type=Path, default=HERE.parent.parent / "shared" / "corpus")
+    ap.add_argument("--no-corpus", action="store_true", help="skip the real-log runs")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--dir", default=None, help="where to keep generated logs (default: temp)")
     a = ap.parse_args()
-    sizes = a.mb or [100]
     workdir = Path(a.dir or tempfile.mkdtemp(prefix="repopilot-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, LC_ALL="C", PYTHONPATH=str(HERE.parent))
     pats = workdir / "patterns.ere"
     n = grep_patterns(pats)
     print(f"grep baseline: {n} of the library's regexes as ERE")
-    report = []
-    for mb in sizes:
+    jobs: list[tuple[str, list[Path]]] = []
+    for mb in a.mb or ([] if a.dense_mb else [100]):
         log = workdir / f"synthetic-{mb}mb.log"
         if not log.exists():
             generate(str(log), mb)
-        size_mb = log.stat().st_size / 1e6
-        g = [run(["grep", "-E", "-c", "-f", str(pats), str(log)], env) for _ in range(a.runs)]
-        r = [
-            run([sys.executable, "-m", "repopilot", "classify", "--format", "json", str(log)], env)
-            for _ in range(a.runs)
-        ]
-        verdict = json.loads(r[-1][2])["results"][0]
-        gw = statistics.median(x[0] for x in g)
-        rw = statistics.median(x[0] for x in r)
-        row = {
-            "mb": round(size_mb, 1),
-            "grep_s": round(gw, 3),
-            "repopilot_s": round(rw, 3),
-            "repopilot_mb_s": round(size_mb / rw, 1),
-            "grep_mb_s": round(size_mb / gw, 1),
-            "ratio_to_grep": round(rw / gw, 2),
-            "peak_rss_mb": round(max(x[1] for x in r) / 1024, 1),
-            "category": verdict["category"],
-            "evidence_line": verdict["evidence"][0]["line"] if verdict["evidence"] else None,
-        }
+        jobs.append((f"quiet synthetic {mb} MB", [log]))
+    for mb in a.dense_mb or []:
+        log = workdir / f"dense-{mb}mb.log"
+        if not log.exists():
+            generate(str(log), mb, dense=True)
+        jobs.append((f"dense synthetic {mb} MB", [log]))
+    if not a.no_corpus:
+        logs = corpus_logs(a.corpus) if a.corpus.is_dir() else []
+        if not logs:
+            print(f"real logs: skipped ({a.corpus} has no *.log files)")
+        else:
+            cat = workdir / "corpus-concatenated.log"
+            if not cat.exists():
+                with open(cat, "wb") as out:
+                    for f in logs:
+                        data = f.read_bytes()
+                        out.write(data if data.endswith(b"\n") else data + b"\n")
+            jobs.append((f"real logs ({a.corpus.name}), one process", logs))
+            jobs.append(("real logs concatenated into one file", [cat]))
+    report = []
+    for name, files in jobs:
+        row = measure(name, files, pats, env, a.runs)
         report.append(row)
-        print(json.dumps(row))
+        print(json.dumps(row), flush=True)
     print(json.dumps({"results": report}, indent=1))
 
 

@@ -2,9 +2,11 @@
 
 Timestamps on every line, ANSI colour, `##[group]` steps, pip/npm/gcc/cargo/pytest noise, and a
 few real-looking failure lines near the end (a pytest failure, its summary, the exit code line).
-Deterministic for a given size and seed.
+Deterministic for a given size and seed. `--dense` makes 1 line in 6 hold an error-like word that
+is no failure (package names like `error-ex`, test names like `test_error_path`, `-Werror`,
+retries): the lines a literal prefilter lets through but no pattern should confirm.
 
-    python benchmarks/gen_log.py OUT.log --mb 100
+    python benchmarks/gen_log.py OUT.log --mb 100 [--dense]
 """
 
 from __future__ import annotations
@@ -32,6 +34,23 @@ NOISE = [
     "copying build/lib/{pkg}/__init__.py -> build/bdist.linux-x86_64/wheel/{pkg}",
     "DEBUG: resolved {pkg} to {v} (took {n} ms)",
 ]
+# Error-like words in lines that report no failure: what makes real logs dense in candidates.
+DENSE = [
+    "npm http fetch GET 200 https://registry.npmjs.org/error-ex/-/error-ex-1.3.{n}.tgz {n}ms",
+    "  Downloading is-error-{v}.tgz from https://registry.npmjs.org/is-error",
+    "tests/test_{pkg}.py::test_error_path PASSED                              [ {p}%]",
+    "tests/test_{pkg}.py::test_fails_on_bad_input PASSED                      [ {p}%]",
+    "g++ -std=c++17 -O2 -Wall -Wextra -Werror -c src/{pkg}/error_{n}.cc -o build/error_{n}.o",
+    "cc -Werror=implicit-function-declaration -c src/{pkg}/fail_{n}.c -o build/fail_{n}.o",
+    "Retrying (Retry(total=4, connect=None, read=None)) after {n} ms: /simple/{pkg}/",
+    "   Compiling thiserror v1.0.{n}",
+    "   Compiling anyhow v1.0.{n} (error handling for {pkg})",
+    "  \x1b[32m✓\x1b[39m handles a failed {pkg} request gracefully ({n} ms)",
+    "ok  \tgithub.com/example/{pkg}/errors\t0.{n}s",
+    "[INFO] Downloaded from central: https://repo.maven.apache.org/maven2/org/{pkg}/error-prone/{v}/error-prone-{v}.pom",
+    "DEBUG: {pkg}: retry {p}/5 of cache lookup, not found in remote cache, building",
+    "--- PASS: TestErrorWrapping/{pkg}_{n} (0.00s)",
+]
 PKGS = ["requests", "numpy", "urllib3", "react", "lodash", "serde", "tokio", "pydantic", "jackson"]
 FAILURE = [
     "##[group]Run python -m pytest -q",
@@ -48,7 +67,7 @@ FAILURE = [
 ]
 
 
-def generate(path: str, mb: int, seed: int = 7) -> None:
+def generate(path: str, mb: int, seed: int = 7, dense: bool = False) -> None:
     rnd = random.Random(seed)
     target = mb * 1_000_000
     t = datetime(2026, 1, 1, 12, 0, 0)
@@ -63,7 +82,8 @@ def generate(path: str, mb: int, seed: int = 7) -> None:
             elif rnd.random() < 0.0005:
                 line = "##[endgroup]"
             else:
-                line = rnd.choice(NOISE).format(
+                pool = DENSE if dense and rnd.random() < 1 / 6 else NOISE
+                line = rnd.choice(pool).format(
                     pkg=rnd.choice(PKGS),
                     v=f"{rnd.randint(0, 9)}.{rnd.randint(0, 30)}.{rnd.randint(0, 9)}",
                     n=rnd.randint(1, 9999),
@@ -90,8 +110,9 @@ def main() -> None:
     ap.add_argument("out")
     ap.add_argument("--mb", type=int, default=100)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--dense", action="store_true", help="1 line in 6 with an error-like word")
     a = ap.parse_args()
-    generate(a.out, a.mb, a.seed)
+    generate(a.out, a.mb, a.seed, a.dense)
 
 
 if __name__ == "__main__":

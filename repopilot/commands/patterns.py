@@ -84,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
         summary = f"{len(patterns)} patterns, {examples} examples"
     else:
         problems.extend(lint(patterns, args.slow_ms))
-        summary = f"{len(patterns)} patterns in {len(files)} files"
+        routes, counts = engine_routes(patterns)
+        problems.extend(routes)
+        summary = f"{len(patterns)} patterns in {len(files)} files ({counts})"
     for prob in problems:
         print(str(prob))
     errors = sum(1 for p in problems if p.error)
@@ -147,6 +149,30 @@ def lint(patterns: list[Pattern], slow_ms: float) -> list[Problem]:
                     )
                 )
     return out
+
+
+def engine_routes(patterns: list[Pattern]) -> tuple[list[Problem], str]:
+    """The set engine's view (engine/setmatch.py): a warning for each pattern without an RE2
+    form (it stays on the slower per-pattern path), and the counts for the summary."""
+    from repopilot.engine.setmatch import summarize
+
+    got = summarize(patterns)
+    out = [
+        Problem(
+            p.source,
+            f"{p.id}: no RE2 form, stays on the slow per-pattern path: {why}",
+            error=False,
+        )
+        for p, why in got.slow
+    ]
+    import importlib.util
+
+    hs = "with" if importlib.util.find_spec("hyperscan") else "WITHOUT (per-pattern path)"
+    counts = (
+        f"set engine {hs} Hyperscan: {got.exact} exact in RE2, {got.confirmed} with a wider "
+        f"RE2 form that regex confirms, {len(got.slow)} on the slow path"
+    )
+    return out, counts
 
 
 def adversarial(literals: tuple[str, ...]) -> list[tuple[str, str]]:

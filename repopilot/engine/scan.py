@@ -1,16 +1,21 @@
 """One streaming pass over a job log: which patterns match which lines, and the failure signals.
 
-Raw chunks are searched for every pattern's required literals with ONE linear-time RE2
-alternation; only the lines it finds are decoded, normalized and confirmed with the per-pattern
-`regex` under a timeout. Memory is bounded: hits and generic error lines are kept in capped
-structures, never the log.
+Two engines, the same results. The default, `set` (engine/setmatch.py), translates every
+pattern to RE2 and finds, in one pass per chunk, the lines some pattern can match; one RE2
+`Set.Match` per such line says which, and the `regex` engine confirms only where RE2 cannot
+decide alone. `reference` (`REPOPILOT_SCAN_ENGINE=reference`), the original path: raw chunks are
+searched for every pattern's required literals with one RE2 alternation and each candidate line
+is confirmed pattern by pattern with `regex` under a timeout; tests compare the two.
+Memory is bounded: hits and generic error lines are kept in capped structures, never the log.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
 import re2
 import regex
@@ -18,6 +23,9 @@ import regex
 from repopilot.engine.library import Pattern
 from repopilot.logs.reader import Chunk, JobLog, iter_chunks
 from repopilot.logs.textnorm import annotation, body, display
+
+if TYPE_CHECKING:
+    from repopilot.engine.setmatch import SetMatcher
 
 _ANSI_B = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Lines that look like errors, for best-guess evidence when no pattern decides.
@@ -51,6 +59,7 @@ _SIGNALS = (
 )
 _EXIT = regex.compile(r"(?i)process completed with exit code (\d+)|exited with (?:code )?(\d+)")
 MAX_HITS = 4096
+SET_MIN = 4 << 20  # bytes of log after which the set engine is built and used
 MAX_TIMEOUTS = 3
 HEADER_MAX = 300  # lines of a step's script echo; past this, a missing ##[endgroup] is assumed
 
@@ -94,10 +103,20 @@ def _minimal(patterns: list[Pattern]) -> list[str]:
     return [re2.escape(k) for k in kept] + regexes
 
 
+Engine = Literal["set", "reference"]
+
+
+def default_engine() -> Engine:
+    """`REPOPILOT_SCAN_ENGINE` (`set` or `reference`), else `set`."""
+    return "reference" if os.environ.get("REPOPILOT_SCAN_ENGINE") == "reference" else "set"
+
+
 class Scanner:
     """Compiled once per pattern library; `scan(job)` is one pass over one log."""
 
-    def __init__(self, patterns: list[Pattern], timeout: float = 0.05):
+    def __init__(
+        self, patterns: list[Pattern], timeout: float = 0.05, engine: Engine | None = None
+    ):
         self.patterns = patterns
         self.timeout = timeout
         # needles: RE2 expressions (escaped literals or a pattern's prefilter_regex) -> patterns
@@ -125,6 +144,26 @@ class Scanner:
             self._set.Add(n)
         self._set.Compile()
         self._generic = {self.needles.index(re2.escape(g)) for g in GENERIC}
+        self._generic_set = re2.Set.SearchSet(opts)
+        for g in GENERIC:
+            self._generic_set.Add(re2.escape(g))
+        self._generic_set.Compile()
+        self.engine: Engine = engine or default_engine()
+        if self.always:  # a pattern confirmed on every line: nothing for a set to skip
+            self.engine = "reference"
+        self.sets: SetMatcher | None = None
+        self._seen = 0  # bytes scanned: the set engine is built once a log is large
+
+    def prepare(self) -> None:
+        """Build the set engine now (before a fork, so both halves share it)."""
+        if self.engine == "set" and self.sets is None:
+            from repopilot.engine.setmatch import SetMatcher
+
+            sets = SetMatcher(self, _SIGNALS, GENERIC)
+            if sets.finder is None:  # no Hyperscan here: the per-pattern path, same results
+                self.engine = "reference"
+                return
+            self.sets = sets
 
     def scan(self, job: JobLog) -> ScanResult:
         res = ScanResult()
@@ -133,6 +172,18 @@ class Scanner:
         return res
 
     def _chunk(self, chunk: Chunk, res: ScanResult) -> None:
+        # Small logs take the per-pattern path: building the set engine costs more than it
+        # saves below a few MB (the results are the same either way).
+        self._seen += len(chunk.data)
+        if self.sets is None and self._seen >= SET_MIN:
+            self.prepare()
+        if self.sets is not None:
+            self.sets.chunk(self, chunk, res)
+            return
+        self._chunk_literal(chunk, res)
+
+    def _chunk_literal(self, chunk: Chunk, res: ScanResult) -> None:
+        """The per-pattern path: the literal prefilter's candidate lines."""
         data = chunk.data
         if b"\x1b" in data:
             data = _ANSI_B.sub(b"", data)
@@ -152,7 +203,7 @@ class Scanner:
             while pending is not None and pending[0] <= line:
                 res.steps.append(pending)
                 pending = next(steps, None)
-            self._line(data[start:end], line, len(res.steps) - 1, anchor, res)
+            self._line(data[start:end], line, len(res.steps) - 1, anchor, res, candidate=True)
         while pending is not None:
             res.steps.append(pending)
             pending = next(steps, None)
@@ -160,7 +211,22 @@ class Scanner:
         chunk.n_newlines = line - chunk.first_line
         res.lines = line - (1 if data.endswith(b"\n") else 0)
 
-    def _line(self, raw: bytes, number: int, step: int, anchor, res: ScanResult) -> None:
+    def _line(
+        self,
+        raw: bytes,
+        number: int,
+        step: int,
+        anchor,
+        res: ScanResult,
+        sets: SetMatcher | None = None,
+        raw_hits: set[int] | None = None,
+        candidate: bool = False,
+    ) -> None:
+        """One line. A line the literal scan would not have chosen (`candidate` unknown) is
+        ignored. With `sets`, `raw_hits` are the patterns whose raw form matched this ASCII line
+        (None: a non-ASCII line, every prefiltered pattern is tried): only those are tried."""
+        if not candidate and self._scan.search(raw) is None:
+            return
         text = display(raw)
         if text.startswith("##[group]Run "):  # a step of a raw GitHub log (see iter_chunks)
             res.steps.append((number, text[len("##[group]") :].strip()[:200]))
@@ -187,19 +253,37 @@ class Scanner:
             todo.update(self.by_lit[i])
             generic = generic or i in self._generic
         if generic:
-            res.generic.setdefault(step, deque(maxlen=48)).append((number, text, anchor))
+            res.generic.setdefault(step, self._generic_deque()).append((number, text, anchor))
         name = res.steps[step][1] if step >= 0 else None
+        direct: set[int] = set()
+        if sets is not None and raw_hits is not None:
+            direct = raw_hits & sets.direct_ids
+            todo &= raw_hits | sets.slow_ids
         for i in sorted(todo):
             p = self.patterns[i]
-            if res.timeouts.get(p.id, 0) >= MAX_TIMEOUTS:
+            if res.timeouts and res.timeouts.get(p.id, 0) >= MAX_TIMEOUTS:
                 continue
             # A log without steps (before the first one, or a plain log) cannot rule a pattern out.
             if p.step_re is not None and name is not None and not self._step_ok(p, name, res):
+                continue
+            if i in direct:  # exact in RE2 and nothing to capture: no `regex` needed
+                if sets.decides(i, matchable):  # type: ignore[union-attr]
+                    res.hits.append(Hit(p, number, text, {}, step, anchor))
                 continue
             m = self._confirm(p, matchable, res)
             if m is not None:
                 caps = {k: v for k, v in m.groupdict().items() if v is not None}
                 res.hits.append(Hit(p, number, text, caps, step, anchor))
+
+    @staticmethod
+    def _generic_deque() -> deque:
+        return deque(maxlen=48)
+
+    def _generic_text(self, raw: bytes) -> str | None:
+        """The display text of a line the set engine found only for an error-like word, when
+        the per-pattern path would have kept it as a generic line (else None)."""
+        text = display(raw)
+        return text if self._generic_set.Match(body(text)) else None
 
     def _step_ok(self, p: Pattern, name: str, res: ScanResult) -> bool:
         if p.step_re is None:

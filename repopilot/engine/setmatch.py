@@ -1,0 +1,218 @@
+"""The set engine: which patterns match a line, for all patterns at once.
+
+Most lines of a real log hold some pattern's literal (`error`, `failed`, a tool's name) without
+being a failure, so confirming candidates pattern by pattern is what made the scan slow. Here
+every pattern's regex is translated to RE2 (engine/re2form.py), and per candidate line ONE
+`re2.Set.Match` says which patterns match; the `regex` engine (with its timeout) then runs only
+for patterns that keep captures, whose RE2 form is wider than the pattern (lookarounds, atomic
+groups), that have no RE2 form (the slow path), or on non-ASCII lines.
+Which lines are candidates: with Hyperscan (engine/hsfind.py), the lines some pattern's raw form
+matches, a runner signal, non-ASCII lines, and of the lines only an error-like word selects,
+the last 48 per step (all that ScanResult keeps); without it, the literal prefilter's lines.
+The results equal those of the per-pattern path (`REPOPILOT_SCAN_ENGINE=reference`): tests
+compare the two on the shared corpus and the fixtures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import re._parser as sre
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import re2
+
+from repopilot.engine import cache
+from repopilot.engine.library import Pattern
+from repopilot.engine.re2form import RE2Form, Untranslatable, translate
+
+if TYPE_CHECKING:
+    from repopilot.engine.scan import Scanner, ScanResult
+    from repopilot.logs.reader import Chunk
+
+GENERIC_KEEP = 48  # error-like lines kept per step (ScanResult.generic)
+_ANSI_B = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """How the set engine treats one pattern (what `repopilot patterns lint` reports)."""
+
+    forms: tuple[RE2Form, ...] | None  # None: no RE2 form, the slow path
+    exact: bool  # every form is exact: an ASCII line needs no `regex` unless captures are kept
+    captures: bool  # named groups: the `regex` engine fills them
+    reason: str  # why the pattern is slow or inexact ("" when neither)
+
+
+def route(p: Pattern) -> Route:
+    forms: list[RE2Form] = []
+    captures = False
+    for expr in p.exprs:
+        try:
+            form = translate(expr, bool(p.flags))
+            re2.compile(form.line, _options())
+        except Untranslatable as exc:
+            return Route(None, False, False, str(exc))
+        except re2.error as exc:
+            return Route(None, False, False, f"RE2 rejects its translation ({exc})")
+        captures = captures or bool(sre.parse(expr).state.groupdict)
+        forms.append(form)
+    exact = all(f.exact for f in forms)
+    why = "" if exact else "lookaround, atomic group or possessive repeat: `regex` confirms"
+    return Route(tuple(forms), exact, captures, why)
+
+
+def routes(patterns: list[Pattern]) -> list[Route]:
+    """Every pattern's route; kept (sealed) in the cache, as translating costs ~1 s."""
+    code = b"".join(
+        Path(m).read_bytes() for m in (__file__, Path(__file__).with_name("re2form.py"))
+    )
+    digest = hashlib.sha256(code + repr([(p.exprs, p.flags) for p in patterns]).encode())
+    name = f"routes-{digest.hexdigest()[:32]}.json"
+    blob = cache.read_sealed(name)
+    if blob is not None:
+        try:
+            return [_decode(r) for r in json.loads(blob)]
+        except (ValueError, TypeError, KeyError):
+            pass
+    got = [route(p) for p in patterns]
+    cache.write_sealed(name, json.dumps([_encode(r) for r in got]).encode())
+    return got
+
+
+def _encode(r: Route) -> dict:
+    forms = None if r.forms is None else [[f.line, f.raw, f.exact, f.ignore_case]
+                                          for f in r.forms]  # fmt: skip
+    return {"forms": forms, "exact": r.exact, "captures": r.captures, "reason": r.reason}
+
+
+def _decode(d: dict) -> Route:
+    forms = None if d["forms"] is None else tuple(RE2Form(*f) for f in d["forms"])
+    return Route(forms, bool(d["exact"]), bool(d["captures"]), str(d["reason"]))
+
+
+def _options() -> re2.Options:
+    opts = re2.Options()
+    opts.max_mem = 64 << 20
+    opts.never_nl = True
+    return opts
+
+
+class SetMatcher:
+    """Compiled once per Scanner when a log is large enough to repay it."""
+
+    def __init__(self, scanner: Scanner, signals: tuple[str, ...], generic: tuple[str, ...]):
+        from repopilot.engine import hsfind
+
+        patterns = scanner.patterns
+        self.routes = routes(patterns)
+        self.fast = [r.forms is not None for r in self.routes]
+        self.direct_ids = {i for i, r in enumerate(self.routes) if r.exact and not r.captures}
+        self.slow_ids = {i for i, r in enumerate(self.routes) if r.forms is None}
+        self._exact: dict[int, list] = {}  # pattern -> its compiled RE2 line forms
+        self.finder = hsfind.build(patterns, self.routes, signals, generic)
+
+    def decides(self, i: int, matchable: str) -> bool:
+        """Whether pattern `i` (exact in RE2, no captures) matches an ASCII matchable text."""
+        got = self._exact.get(i)
+        if got is None:
+            forms = self.routes[i].forms or ()
+            got = self._exact[i] = [re2.compile(f.line, _options()) for f in forms]
+        return any(r.search(matchable) is not None for r in got)
+
+    def chunk(self, scanner: Scanner, chunk: Chunk, res: ScanResult) -> None:
+        """One chunk: the same effects on `res` as Scanner's per-pattern `_chunk`."""
+        assert self.finder is not None  # Scanner uses the set engine only with a finder
+        data = chunk.data
+        if b"\x1b" in data:
+            data = _ANSI_B.sub(b"", data)
+        anchor = (chunk.offset, chunk.first_line)
+        found, generic = self.finder.find(data)
+        starts = found.keys()
+        steps = list(chunk.steps)
+        line, pos = chunk.first_line, 0
+        gi, si = 0, 0
+        for start in sorted(starts):
+            # generic lines before this attention line share one step and one header state
+            gi, si, line, pos = self._flush(
+                scanner, data, generic, starts, (gi, si), steps, start, (line, pos), anchor, res
+            )
+            line += data.count(b"\n", pos, start)
+            pos = start
+            while si < len(steps) and steps[si][0] <= line:
+                res.steps.append(steps[si])
+                si += 1
+            end = data.find(b"\n", start)
+            end = len(data) if end < 0 else end
+            step = len(res.steps) - 1
+            scanner._line(data[start:end], line, step, anchor, res, self, found[start])
+        gi, si, line, pos = self._flush(
+            scanner, data, generic, starts, (gi, si), steps, len(data) + 1, (line, pos), anchor, res
+        )
+        res.steps.extend(steps[si:])
+        line += data.count(b"\n", pos)
+        chunk.n_newlines = line - chunk.first_line
+        res.lines = line - (1 if data.endswith(b"\n") else 0)
+
+    def _flush(self, scanner, data, generic, starts, at, steps, until, where, anchor, res):
+        """Generic lines starting before `until`: per step, the last GENERIC_KEEP of them."""
+        gi, si = at
+        line, pos = where
+        group: list[tuple[int, int]] = []  # (start, line number) within one step
+        while gi < len(generic) and generic[gi] < until:
+            start = generic[gi]
+            gi += 1
+            if start in starts:
+                continue  # an attention line: it keeps its own generic entry, in order
+            line += data.count(b"\n", pos, start)
+            pos = start
+            if si < len(steps) and steps[si][0] <= line:
+                _keep(scanner, data, group, anchor, res)
+                group = []
+                while si < len(steps) and steps[si][0] <= line:
+                    res.steps.append(steps[si])
+                    si += 1
+            group.append((start, line))
+        _keep(scanner, data, group, anchor, res)
+        return gi, si, line, pos
+
+
+def _keep(scanner, data: bytes, group: list[tuple[int, int]], anchor, res) -> None:
+    """The last GENERIC_KEEP lines of `group` (one step) that are generic lines, in order."""
+    if not group or group[-1][1] <= res.header_until:
+        return  # header_until changes only at attention lines: constant within a group
+    kept: list[tuple[int, str, tuple[int, int]]] = []
+    for start, number in reversed(group):
+        if number <= res.header_until:
+            break
+        end = data.find(b"\n", start)
+        text = scanner._generic_text(data[start : len(data) if end < 0 else end])
+        if text is not None:
+            kept.append((number, text, anchor))
+            if len(kept) == GENERIC_KEEP:
+                break
+    if kept:
+        step = len(res.steps) - 1
+        dq = res.generic.get(step)
+        if dq is None:
+            dq = res.generic[step] = scanner._generic_deque()
+        dq.extend(reversed(kept))
+
+
+@dataclass(frozen=True, slots=True)
+class RouteSummary:
+    """What `repopilot patterns lint` says about the set engine."""
+
+    exact: int  # decided by RE2 alone on ASCII lines (unless captures are kept)
+    confirmed: int  # RE2 form wider than the pattern: `regex` confirms what it selects
+    slow: list[tuple[Pattern, str]]  # no RE2 form: per-pattern `regex` on prefilter lines, why
+
+
+def summarize(patterns: list[Pattern]) -> RouteSummary:
+    got = [route(p) for p in patterns]
+    slow = [(p, r.reason) for p, r in zip(patterns, got, strict=True) if r.forms is None]
+    exact = sum(1 for r in got if r.forms is not None and r.exact)
+    return RouteSummary(exact, len(patterns) - exact - len(slow), slow)
