@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from repopilot.comment import markdown as md
 from repopilot.comment.origin import origin_cell
 from repopilot.comment.resolved import PassingRun, render_resolved
 from repopilot.errors import PatternError
@@ -48,6 +49,7 @@ from repopilot.github.result import load as load_result
 from repopilot.github.result import save as save_result
 from repopilot.origin import OriginHook
 from repopilot.records import TriageResult, Verdict
+from repopilot.safety.redact import clean_for_model
 from repopilot.trace import TraceWriter
 
 Triage = Callable[[str], list[TriageResult]]
@@ -332,8 +334,10 @@ def _job_table(found: RunResult) -> str:
     rows = ["| Job | Category | Decided by | Origin | Title |", "|---|---|---|---|---|"]
     for job in found.jobs:
         v, origin = job.result.verdict, origin_cell(job.result.origin)
-        title = v.title.replace("|", "\\|").replace("\n", " ")
-        name = job.name.replace("|", "/")
+        # job names and titles are attacker text (a fork's workflow names its jobs): cleaned,
+        # redacted and made inert like log lines (SECURITY.md §19)
+        title = md.cell(clean_for_model(v.title).text, 200)
+        name = md.cell(clean_for_model(job.name).text, 120)
         rows.append(f"| {name} | `{v.category}` | {v.decided_by} | {origin} | {title} |")
     return "\n".join(rows)
 

@@ -81,6 +81,14 @@ def code_span(value: str, limit: int = 300) -> str:
     return f"{ticks} {flat} {ticks}"
 
 
+def cell(value: str, limit: int = 120) -> str:
+    """One GFM table cell of untrusted text: a code span (verbatim, so nothing links, mentions
+    or renders) whose pipes are escaped, since the table splits cells before code spans."""
+    if not value.strip():
+        return ""
+    return code_span(value, limit).replace("|", "\\|")
+
+
 def fence_ticks(content: str) -> str:
     longest = max((len(m.group(0)) for m in _BACKTICKS.finditer(content)), default=0)
     return "`" * max(3, longest + 1)

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from repopilot.github.llmstatus import LLMStatus
 from repopilot.records import Rejection, TriageResult
+from repopilot.safety.redact import clean_for_model
 
 
 class ResultFileError(Exception):
@@ -53,11 +54,21 @@ class RunResult(BaseModel):
 
 
 def save(path: str | os.PathLike[str], result: RunResult) -> None:
+    """Write the file (an artifact others can download): job names, attacker text in a fork's
+    workflow, are cleaned and redacted like log text first (SECURITY.md §19)."""
+    result = result.model_copy(update={"jobs": [_clean_names(j) for j in result.jobs]})
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".tmp")
     tmp.write_text(json.dumps(result.model_dump(mode="json"), indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, target)
+
+
+def _clean_names(job: JobResult) -> JobResult:
+    v = job.result.verdict
+    names = {k: clean_for_model(getattr(v, k)).text for k in ("job", "step") if getattr(v, k)}
+    result = job.result.model_copy(update={"verdict": v.model_copy(update=names)})
+    return job.model_copy(update={"name": clean_for_model(job.name).text, "result": result})
 
 
 def load(path: str | os.PathLike[str], repository: str, run_id: int) -> RunResult:
