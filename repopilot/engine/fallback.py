@@ -122,18 +122,19 @@ def read_region(job: JobLog, res: ScanResult, lo: int, hi: int) -> list[Line]:
     """Lines `lo..hi` of the job, read from the closest chunk anchor the scan recorded."""
     lo = max(1, lo)
     out: list[Line] = []
-    for chunk in iter_chunks(job, anchor_for(res, lo)):
-        raw_lines = chunk.data.split(b"\n")
-        if chunk.data.endswith(b"\n"):
-            raw_lines.pop()
-        if chunk.first_line + len(raw_lines) <= lo:
+    for chunk in iter_chunks(job, anchor_for(res, lo), gha_steps=False):
+        data = chunk.data
+        total = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+        if chunk.first_line + total <= lo:
             continue
-        for i, raw in enumerate(raw_lines):
-            n = chunk.first_line + i
-            if n > hi:
-                return out
-            if n >= lo:
-                out.append(Line(n, display(raw), bool(_RED.search(raw))))
+        need = min(total, hi - chunk.first_line + 1)  # split no further than `hi`
+        raw_lines = data.split(b"\n", need)[:need]
+        start = max(0, lo - chunk.first_line)
+        for i in range(start, len(raw_lines)):
+            raw = raw_lines[i]
+            out.append(Line(chunk.first_line + i, display(raw), bool(_RED.search(raw))))
+        if need < total or chunk.first_line + need > hi:
+            return out  # `hi` reached: the rest of the log is not read
     return out
 
 
