@@ -11,7 +11,8 @@ Chosen, in this order, until EXPLAIN_LINES: the verdict's evidence; the stronges
 of the failing step (`E` lines, `file:line: Error`, tracebacks, `Expected`/`Received`, `--- FAIL`,
 `Tests run: ... Failures`, `error[E..]` ...; EXPLAIN_ANCHORS of them, earliest first on ties); for
 `unknown` verdicts or when nothing else explains, the step's last non-blank lines up to its
-exit-code line; then one line on either side of each chosen anchor.
+exit-code line; then one line on either side of each chosen anchor. The lines come back
+redacted (`safety.redact.clean_lines`), like every line the engine hands on.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from repopilot.evidence.signals import EXIT, NOISE, S_SUMMARY, anchor_scores
 from repopilot.logs.textnorm import body
 from repopilot.records import Evidence, Verdict
+from repopilot.safety.redact import clean_lines
 
 EXPLAIN_LINES = 14  # the block stays readable in five seconds
 EXPLAIN_ANCHORS = 6
@@ -73,4 +75,7 @@ def explaining_lines(
         for j in (i - 1, i + 1):
             if start <= j <= stop and _usable(texts[j]):
                 take(j)
-    return tuple(Evidence(line=nums[i], text=texts[i]) for i in sorted(picked))
+    chosen = sorted(picked)
+    # Redacted here, like every line the engine hands on: verdicts are saved, posted and traced.
+    cleaned, _ = clean_lines([texts[i] for i in chosen])
+    return tuple(Evidence(line=nums[i], text=t) for i, t in zip(chosen, cleaned, strict=True))
