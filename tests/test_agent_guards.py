@@ -18,8 +18,6 @@ from repopilot.records import Rejection, Usage
 from repopilot.trace import TraceWriter
 from tests.test_agent_support import answer, call, make_repo, reply
 
-pytestmark = pytest.mark.unit
-
 
 class ManualClock:
     def __init__(self) -> None:
@@ -34,6 +32,7 @@ def guards(**limits) -> tuple[Guards, ManualClock]:
     return Guards(Limits(**limits), clock, Usage()), clock
 
 
+@pytest.mark.unit
 def test_wall_clock_counts_from_the_start_of_the_run():
     g, clock = guards(wall_clock_s=10.0)
     clock.now += 9.9
@@ -44,6 +43,7 @@ def test_wall_clock_counts_from_the_start_of_the_run():
     assert stop.value.reason == "wall-clock"
 
 
+@pytest.mark.unit
 def test_token_budget_counts_estimates_when_the_provider_reports_none():
     g, _ = guards(max_tokens=100)
     g.count_model_call(ChatResponse(text="x" * 40), prompt_chars=360)  # 90 + 10 estimated
@@ -53,12 +53,14 @@ def test_token_budget_counts_estimates_when_the_provider_reports_none():
     assert stop.value.reason == "token-budget"
 
 
+@pytest.mark.unit
 def test_steps_run_out_into_one_final_request():
     g, _ = guards(max_steps=2)
     assert [g.before_model_call() for _ in range(3)] == [False, False, True]
     assert g.state.steps == 2
 
 
+@pytest.mark.unit
 def test_repeats_are_reminded_then_stopped():
     g, _ = guards(max_repeats=3)
     args = parse_arguments("list_files", {"path": "src"})
@@ -69,6 +71,7 @@ def test_repeats_are_reminded_then_stopped():
         g.repeated("list_files", args)
 
 
+@pytest.mark.unit
 def test_format_errors_in_a_row_stop_and_a_usable_call_resets_them():
     g, _ = guards(max_format_errors=2)
     g.unusable_reply("bad json")
@@ -79,6 +82,7 @@ def test_format_errors_in_a_row_stop_and_a_usable_call_resets_them():
     assert stop.value.reason == "format-errors"
 
 
+@pytest.mark.unit
 def test_output_budget_and_proposals():
     g, _ = guards(run_output_bytes=10, max_proposals=2, max_calls_per_reply=1)
     assert g.output_spent() is None
@@ -89,6 +93,7 @@ def test_output_budget_and_proposals():
     assert g.rejected(no) is True and g.rejected(no) is False
 
 
+@pytest.mark.integration  # git: a real checkout for the tools
 def test_an_agent_runs_twice_with_nothing_left_over(tmp_path: Path):
     repo = make_repo(tmp_path / "repo")
     first = [
