@@ -129,7 +129,7 @@ def _written(trace: TraceWriter) -> str | None:
 def _merge(verdict: Verdict, outcome: AgentOutcome) -> TriageResult:
     """The model's answer over the deterministic verdict (DESIGN.md 'After escalation')."""
     if outcome.diagnosis:
-        update: dict = {"decided_by": "llm"}
+        update: dict[str, object] = {"decided_by": "llm"}
         if outcome.category in CATEGORIES:
             update["category"] = outcome.category
         if outcome.confidence is not None:
