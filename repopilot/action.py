@@ -39,7 +39,7 @@ from repopilot.github.events import (
     parse_run_event,
     read_event,
 )
-from repopilot.github.flows import analyze, post, resolve
+from repopilot.github.flows import analyze, post, read_only_token, resolve
 from repopilot.github.llmstatus import llm_status
 from repopilot.github.logsummary import run_summary
 from repopilot.github.originsetup import HookedTriage, OriginSetup, OriginTriage, budget_from
@@ -270,7 +270,20 @@ def triage_and_post(
         return Outcome("analyzed", _job_table(found), outputs, details)
     render = comment_renderer(found, inp.server_url, inp.signing_key)
     proposals = [j.result.proposal for j in found.jobs if j.result.proposal]
-    posted = post(repo, event, render, bot, inp.dry_run, proposals, inp.max_wait)
+    try:
+        posted = post(repo, event, render, bot, inp.dry_run, proposals, inp.max_wait)
+    except Exception as exc:
+        if not (same_run and read_only_token(exc)):
+            raise
+        # A fork's `pull_request` run gets a read-only token: say so, keep the verdicts visible.
+        runner.warning(
+            "RepoPilot cannot comment with this run's token (a pull request from a fork gets a "
+            "read-only one); the comment is in the job summary. The workflow_run example "
+            "(examples/workflows/repopilot.yml) comments on fork pull requests."
+        )
+        print(run_summary(found, "not posted (read-only token); see the job summary"))
+        body = render(None, None)
+        return Outcome("summarized", f"RepoPilot could not post:\n\n{body}", outputs, details)
     details["pr"] = posted.pr.number if posted.pr else None
     if posted.comment is None or posted.pr is None:
         why = "dry run" if inp.dry_run else "no pull request for this run"

@@ -18,7 +18,7 @@ from repopilot.records import Evidence, Proposal, TriageResult, Verdict
 from tests.adoption_logs import pytest_log, unknown_log
 from tests.loopback.github_action import BOT, FIX, REPO, STEPS, comment_event, run_action, run_event
 from tests.loopback.github_action import seed as seed_state
-from tests.loopback.github_server import GitHubServer, State
+from tests.loopback.github_server import Fault, GitHubServer, State
 
 pytestmark = pytest.mark.integration
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
@@ -261,3 +261,20 @@ def test_analyze_hands_the_llm_note_to_the_post_job(tmp_path, gh):
     assert posted.returncode == 0, posted.stderr
     [comment] = bot_comments(server.state)
     assert "The LLM was skipped" in comment["body"]
+
+
+def test_same_workflow_mode_on_a_fork_token_puts_the_comment_in_the_summary(tmp_path, gh):
+    server, facts = gh
+    set_jobs(server.state, {101: pytest_log()}, {101: "test (3.12)"})
+    forbidden = {"message": "Resource not accessible by integration"}
+    server.state.faults.append(
+        Fault("POST", r"/repos/.*/issues/7/comments", status=403, body=forbidden, times=9)
+    )
+    env = {"GITHUB_RUN_ID": "555", "GITHUB_RUN_ATTEMPT": "1"}
+    run = run_action(
+        tmp_path, server.url, "pull_request", _pull_request_event(facts), env=env, **BUILTIN
+    )
+    assert run.returncode == 0, run.stderr
+    assert "::warning::RepoPilot cannot comment with this run's token" in run.stdout
+    assert "E       assert (1, 2) in {(1, 1), (2, 2)}" in run.summary
+    assert "RepoPilot could not post" in run.summary and bot_comments(server.state) == []

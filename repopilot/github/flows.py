@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from github import GithubException
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
@@ -144,6 +145,11 @@ def resolve(
     if not dry_run:
         comment.edit(text)  # PATCH is idempotent: the client's own retries are safe here
     return Posted(pr, None if dry_run else comment, text)
+
+
+def read_only_token(exc: BaseException) -> bool:
+    """A 403 on a write: the token may not write here (a fork's `pull_request` run)."""
+    return isinstance(exc, GithubException) and exc.status == 403
 
 
 def _entry(job: FailedJob, result: TriageResult) -> JobResult:
