@@ -1,1 +1,2 @@
-"""Provider-agnostic LLM interface. Adapters import their SDK lazily; the core imports only base."""
+"""Provider-agnostic LLM interface (base.py); the network adapters share adapter.py and import
+their SDK lazily; the core imports only base."""
