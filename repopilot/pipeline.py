@@ -64,9 +64,7 @@ def classified_jobs(
 ) -> list[ClassifiedJob]:
     """Every job in `path` (file, run zip, `-`) with its verdict. Raises LogError on bad input.
     `assume_failed`: the jobs are known to have failed, so no verdict is `no_failure`."""
-    return [
-        ClassifiedJob(job, classifier.classify(job, assume_failed)) for job in open_logs(path)
-    ]
+    return [ClassifiedJob(job, classifier.classify(job, assume_failed)) for job in open_logs(path)]
 
 
 def _source_span(verdict: Verdict) -> tuple[int, int | None]:
