@@ -181,3 +181,22 @@ def test_a_warning_pattern_only_decides_when_nothing_else_does(tmp_path):
     )
     (v,) = engine.classify_path(path)
     assert v.pattern_id == "w.failed" and v.evidence[0].line == 6
+
+
+def test_free_text_error_annotation_is_not_tolerated_but_a_matcher_line_is(bare, tmp_path):
+    def job(annotation: str) -> Path:
+        return gha(
+            tmp_path,
+            annotation,
+            "##[group]Run make test",
+            "make test",
+            "##[endgroup]",
+            "all tests passed",
+            "Post job cleanup.",
+            "Cleaning up orphan processes",
+        )
+
+    (v,) = bare.classify_path(job("##[error]Release notes are missing for this change"))
+    assert v.failed and v.evidence[0].line == 5
+    (v,) = bare.classify_path(job("##[error]src/app.py:3:1: F401 'os' imported but unused"))
+    assert v.category == "no_failure"  # a problem matcher's line in a step that went on

@@ -145,6 +145,8 @@ def _carried_on(spans: list[StepSpan], after: StepSpan | None) -> bool:
     return False
 
 
+# What problem matchers annotate: a file location (`a.py:3:`, `File "a.py", line 3`, `a.cs(3,7)`).
+_MATCHED = re.compile(r"[\w./\\-]+\.\w{1,6}(?::\d+|\(\d+,\d+\))|File \"[^\"]+\", line \d+")
 _CANCELLED = re.compile(r"(?i)the operation was cancel+ed|has been cancel+ed|timed? ?out")
 
 
@@ -191,12 +193,15 @@ def analyze(
     exits = {_span_key(_span_at(spans, r.line)) for r in reports if r.kind == "exit"}
     for r in reports:
         span = _span_at(spans, r.line)
-        # An annotation in a step that printed no exit line did not stop that step (a problem
-        # matcher, a warning-as-error): when the job went on to run its own steps, it was
-        # tolerated. An exit line is never judged tolerated here: a `continue-on-error` step and
-        # a failed step followed by `if: always()` steps print the same lines.
+        # A problem matcher's annotation (`##[error]file:line: ...`) in a step that printed no
+        # exit line did not stop that step: when the job went on to run its own steps, it was
+        # tolerated. A free-text `##[error]` message (`::error::`, `core.setFailed`) is a
+        # statement of failure, and an exit line is never judged tolerated here: a
+        # `continue-on-error` step and a failed step followed by `if: always()` steps print the
+        # same lines.
         if (
             r.kind == "error"
+            and _MATCHED.search(r.text)
             and job.fmt in ("gha", "ghcli")
             and _span_key(span) not in exits
             and not _CANCELLED.search(r.text)
