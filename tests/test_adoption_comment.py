@@ -197,3 +197,49 @@ def test_explaining_lines_for_a_go_test_failure(tmp_path, classifier) -> None:
     [context] = fences(body, "text")
     assert 'parse_test.go:42: Parse("1.2") = 1.3, want 1.2' in context
     assert "--- FAIL: TestParse" in context
+
+
+JEST = [
+    " FAIL  src/sum.test.js",
+    "  ● sum › adds numbers",
+    "",
+    "    expect(received).toBe(expected) // Object.is equality",
+    "",
+    "    Expected: 3",
+    "    Received: 4",
+    "",
+    "      3 | test('adds numbers', () => {",
+    "    > 4 |   expect(sum(1, 2)).toBe(3);",
+    "        |                     ^",
+    "      5 | });",
+    "",
+    "      at Object.<anonymous> (src/sum.test.js:4:21)",
+    "",
+    "Test Suites: 1 failed, 1 total",
+    "Tests:       1 failed, 1 total",
+]
+SUREFIRE = [
+    "[INFO] Running com.example.CalcTest",
+    "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.05 s <<< FAILURE! "
+    "- in com.example.CalcTest",
+    "[ERROR] add(com.example.CalcTest)  Time elapsed: 0.01 s  <<< FAILURE!",
+    "org.opentest4j.AssertionFailedError: expected: <3> but was: <4>",
+    "\tat com.example.CalcTest.add(CalcTest.java:12)",
+    "[INFO] BUILD FAILURE",
+]
+
+
+@pytest.mark.parametrize(
+    "command, out, wanted",
+    [
+        ("npx jest", JEST, ["Expected: 3", "Received: 4"]),
+        ("mvn -B test", SUREFIRE, ["AssertionFailedError: expected: <3> but was: <4>"]),
+    ],
+    ids=["jest", "surefire"],
+)
+def test_explaining_lines_for_jest_and_junit(tmp_path, classifier, command, out, wanted) -> None:
+    result = triaged(tmp_path, classifier, gha([(command, out)]))
+    assert result.verdict.category == "test_failure", result.verdict
+    [context] = fences(render([report(result, "t")], ctx()), "text")
+    for line in wanted:
+        assert line in context, context
