@@ -56,6 +56,13 @@ def test_gh_unknown_step_bun_failure_and_its_expected_line(engine):
     assert all("(pass)" not in e.text for e in v.evidence)
 
 
+def test_gh_unknown_step_node_test_runner_and_its_tap_error(engine):
+    v = one(engine, "ghcli-unknown-step-node-test.log")
+    assert v.category == "test_failure" and v.decided_by == "pattern" and v.assertion_first
+    assert v.evidence[0].text.strip() == "Expected values to be strictly equal:"
+    assert v.evidence[1].text == "not ok 2 - totals"
+
+
 def test_gh_unknown_step_npm_resolution(engine):
     v = one(engine, "ghcli-unknown-step-npm.log")
     assert v.category == "dependency_resolution" and v.decided_by == "pattern"

@@ -64,6 +64,8 @@ _JUNIT_TEST = re.compile(
     r"^\S.* > \S.* FAILED$|^\[ERROR\] (?!Tests run:)\S+.*(?:Time elapsed|<<<).*(?:FAILURE|ERROR)!"
 )
 _JUNIT_MSG = re.compile(r"^\s*(?:Caused by: )?[\w.$]+(?:Error|Exception|Failure|Throwable)\b")
+_TAP_NOT_OK = re.compile(r"^\s*not ok \d+ ")
+_TAP_ERROR = re.compile(r"^\s+(?:error|message): (.*)$")
 _BUN_RESULT = re.compile(r"^\((?:pass|fail|skip|todo)\) ")
 _BUN_MSG = re.compile(r"^(?:Expected\b.*:|error: )")
 
@@ -83,6 +85,8 @@ def assertion_for(test: Line, lines: list[Line]) -> Line | None:
         return nxt if nxt and _JUNIT_MSG.match(body(nxt.text)) else None
     if text.startswith("(fail) "):
         return _bun(test, lines)
+    if _TAP_NOT_OK.match(text):
+        return _tap(after)
     if _JEST_TEST.match(text):
         for ln in after[:25]:
             t = body(ln.text)
@@ -155,3 +159,18 @@ def _bun(test: Line, lines: list[Line]) -> Line | None:
     expected = [ln for ln in found if body(ln.text).strip().startswith("Expected")]
     picked = expected or found
     return picked[0] if picked else None
+
+
+def _tap(after: list[Line]) -> Line | None:
+    """TAP (node:test, tap, tape): the `error:`/`message:` of the test's YAML block, or the
+    first line of its `|-` block."""
+    for k, ln in enumerate(after):
+        t = body(ln.text)
+        if t.strip() == "..." and k > 0:  # the end of the test's YAML block
+            return None
+        m = _TAP_ERROR.match(t)
+        if m:
+            if m.group(1).strip() not in ("|-", "|", ">-", ">", ""):
+                return ln
+            return next((x for x in after[k + 1 :] if body(x.text).strip()), None)
+    return None
