@@ -16,30 +16,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from repopilot.comment import markdown as md
 from repopilot.comment.origin import origin_cell
-from repopilot.comment.resolved import PassingRun, render_resolved
 from repopilot.errors import PatternError
 from repopilot.github import runner
-from repopilot.github.approval import ApprovalConfig, decide, post_reply
-from repopilot.github.client import ClientConfig, bot_login, describe_api_error, make_client
+from repopilot.github.client import describe_api_error
 from repopilot.github.events import (
     CI_EVENTS,
     FAILED_CONCLUSIONS,
-    CommentEvent,
     EventError,
     RunEvent,
     ci_run_event,
     is_own_run,
-    parse_command,
     parse_comment_event,
     parse_run_event,
     read_event,
 )
-from repopilot.github.flows import analyze, post, read_only_token, resolve
+from repopilot.github.flows import analyze, post, read_only_token
+from repopilot.github.handlers import Outcome, client_for, on_issue_comment, resolve_comment
 from repopilot.github.llmstatus import llm_status
 from repopilot.github.logsummary import run_summary
 from repopilot.github.originsetup import HookedTriage, OriginSetup, OriginTriage, budget_from
@@ -54,16 +50,6 @@ from repopilot.trace import TraceWriter
 
 Triage = Callable[[str], list[TriageResult]]
 """The seam to the core: a log file path -> one TriageResult per job in it."""
-
-
-@dataclass
-class Outcome:
-    """What the action did: the outputs, the summary markdown, and the trace outcome word."""
-
-    outcome: str
-    summary: str = ""
-    outputs: dict[str, str] = field(default_factory=dict)
-    details: dict[str, object] = field(default_factory=dict)
 
 
 def pipeline_triage(inp: runner.Inputs) -> tuple[HookedTriage, str | None]:
@@ -178,33 +164,22 @@ def _trace_id(env: Mapping[str, str]) -> str | None:
     return f"action-{run}-{env.get('GITHUB_RUN_ATTEMPT', '1')}" if run else None
 
 
-def _client(inp: runner.Inputs):
-    cfg = ClientConfig(
-        token=inp.token,
-        api_url=inp.api_url,
-        server_url=inp.server_url,
-        timeout=inp.timeout,
-        max_wait=inp.max_wait,
-        pace=inp.pace,
-    )
-    gh = make_client(cfg)
-    return gh, bot_login(gh, inp.bot_login)
-
-
 def on_workflow_run(
     inp: runner.Inputs, env: Mapping[str, str], event: RunEvent, triage: Triage | None
 ) -> Outcome:
     run = event.workflow_run
     if run.conclusion == "success" and inp.mode != "analyze":
-        gh, bot = _client(inp)
+        gh, bot = client_for(inp)
         if is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
             return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own.")
-        return _resolve(inp, gh.get_repo(event.repository.full_name or inp.repository), event, bot)
+        return resolve_comment(
+            inp, gh.get_repo(event.repository.full_name or inp.repository), event, bot
+        )
     if run.conclusion not in FAILED_CONCLUSIONS:
         return Outcome(
             "ignored", f"RepoPilot: run {run.id} concluded `{run.conclusion}`; nothing to do."
         )
-    gh, bot = _client(inp)
+    gh, bot = client_for(inp)
     if is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
         return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own; not triaged.")
     return triage_and_post(inp, env, event, triage, gh, bot)
@@ -216,7 +191,7 @@ def on_ci_run(
     """The same-workflow mode: triage the run this job belongs to; no failed job (a job with
     `if: always()`) means the run is passing, and an existing comment is marked resolved."""
     event = ci_run_event(inp.event_name, data, env, inp.server_url)
-    gh, bot = _client(inp)
+    gh, bot = client_for(inp)
     if is_own_run(event, None, bot):
         return Outcome("ignored", f"RepoPilot: run {event.workflow_run.id} is RepoPilot's own.")
     return triage_and_post(inp, env, event, triage, gh, bot, same_run=True)
@@ -262,7 +237,7 @@ def triage_and_post(
     details["llm"] = found.llm.model_dump()
     if not found.jobs:
         if same_run and inp.mode != "analyze":
-            return _resolve(inp, repo, event, bot)
+            return resolve_comment(inp, repo, event, bot)
         return Outcome("ignored", f"RepoPilot: run {run.id} has no failed jobs.", outputs, details)
     if inp.mode == "analyze":
         save_result(inp.result_file, found)
@@ -298,39 +273,6 @@ def triage_and_post(
     return Outcome("commented", f"{summary}\n\n{_job_table(found)}", outputs, details)
 
 
-def _resolve(inp: runner.Inputs, repo, event: RunEvent, bot: str) -> Outcome:
-    """A passing run: the PR's RepoPilot comment, if there is one, says the failure is resolved."""
-    run = event.workflow_run
-    passing = PassingRun(
-        repo=event.repository.full_name or inp.repository,
-        run_id=run.id,
-        head_sha=run.head_sha,
-        run_url=run.html_url or "",
-        signing_key=inp.signing_key,
-    )
-    done = resolve(
-        repo,
-        event,
-        lambda pr, prev: render_resolved(prev, replace(passing, pr_number=pr.number)),
-        bot,
-        inp.dry_run,
-    )
-    outputs = {"category": "", "decided-by": "", "comment-url": "", "proposal-id": ""}
-    outputs["origin"] = ""
-    details: dict[str, object] = {"run_id": run.id, "resolved": False}
-    if done is None or not done.body:
-        note = "no RepoPilot comment to update" if done is None else "already marked resolved"
-        print(f"RepoPilot: run {run.id} passed; {note}.")
-        return Outcome("ignored", f"RepoPilot: run {run.id} passed; {note}.", outputs, details)
-    details.update(resolved=True, pr=done.pr.number if done.pr else None)
-    if done.comment is None:
-        return Outcome("summarized", f"RepoPilot (dry run): would post\n\n{done.body}", outputs)
-    outputs["comment-url"] = done.comment.html_url
-    print(f"RepoPilot: run {run.id} passed; {done.comment.html_url} now says it is resolved.")
-    summary = f"RepoPilot: run {run.id} passed; marked resolved: {done.comment.html_url}"
-    return Outcome("resolved", summary, outputs, details)
-
-
 def _outputs(found: RunResult) -> dict[str, str]:
     """Outputs describe the first failed job in the run's job order."""
     first = found.jobs[0].result if found.jobs else None
@@ -353,26 +295,3 @@ def _job_table(found: RunResult) -> str:
         name = md.cell(clean_for_model(job.name).text, 120)
         rows.append(f"| {name} | `{v.category}` | {v.decided_by} | {origin} | {title} |")
     return "\n".join(rows)
-
-
-def on_issue_comment(inp: runner.Inputs, event: CommentEvent) -> Outcome:
-    if parse_command(event.comment.body) is None or event.action != "created":
-        return Outcome("ignored", "RepoPilot: not a `/repopilot` command; nothing to do.")
-    if inp.mode == "analyze":  # the read-only job never acts on commands
-        return Outcome("ignored", "RepoPilot: `mode: analyze` does not handle commands.")
-    gh, bot = _client(inp)
-    repo = gh.get_repo(event.repository.full_name or inp.repository)
-    cfg = ApprovalConfig(bot, inp.approvers, inp.signing_key, inp.dry_run, inp.max_wait)
-    decision = decide(gh, repo, event, cfg)
-    details: dict[str, object] = {
-        "proposal_id": decision.proposal_id,
-        "commit": decision.commit_sha,
-        "why": decision.message,
-    }
-    outputs = {"category": "", "decided-by": "", "comment-url": ""}
-    outputs["proposal-id"] = decision.proposal_id or ""
-    if decision.outcome != "ignored" and not inp.dry_run:
-        posted = post_reply(repo, event, decision, bot, inp.max_wait)
-        outputs["comment-url"] = posted.html_url if posted else ""
-    summary = f"RepoPilot `{decision.outcome}`: {decision.message or 'no command'}"
-    return Outcome(decision.outcome, summary, outputs, details)
