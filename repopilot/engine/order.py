@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from repopilot.engine.assertions import more_assertion
 from repopilot.engine.fallback import WRAPPER, Line, best_block, without_echo
 from repopilot.logs.textnorm import body
 
@@ -60,8 +61,11 @@ _PYTEST_E = re.compile(r"^E\s{2,}\S|^E\s+\w+(?:Error|Exception|Warning)\b")
 _DOCTEST = re.compile(r"^\S+:\d+: (?:DocTestFailure|UnexpectedException)")
 _JEST_TEST = re.compile(r"^\s*● (?!Console\b)\S.* › |^\s*● (?!Console\b)\S")
 _JEST_MSG = re.compile(r"^\s*(?:Expected\b.*:|expect\(|\w*(?:Error|Exception)\b:?)")
-_JUNIT_TEST = re.compile(
-    r"^\S.* > \S.* FAILED$|^\[ERROR\] (?!Tests run:)\S+.*(?:Time elapsed|<<<).*(?:FAILURE|ERROR)!"
+_JUNIT_TEST = (
+    re.compile(  # Gradle's `Class > method FAILED`; one surefire test (`Error:` in Actions)
+        r"^\S.* > \S.* FAILED$|"
+        r"^(?:\[ERROR\]|Error:) +(?!Tests run:)\S+.*(?:Time elapsed|<<<).*(?:FAILURE|ERROR)!"
+    )
 )
 _JUNIT_MSG = re.compile(r"^\s*(?:Caused by: )?[\w.$]+(?:Error|Exception|Failure|Throwable)\b")
 _TAP_NOT_OK = re.compile(r"^\s*not ok \d+ ")
@@ -87,6 +91,9 @@ def assertion_for(test: Line, lines: list[Line]) -> Line | None:
         return _bun(test, lines)
     if _TAP_NOT_OK.match(text):
         return _tap(after)
+    more = more_assertion(text, after)
+    if more is not None:
+        return more
     if _JEST_TEST.match(text):
         for ln in after[:25]:
             t = body(ln.text)
