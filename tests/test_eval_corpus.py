@@ -23,9 +23,10 @@ def test_gha_targets(corpus: Path, corpus_classify):
     assert not [o.error for o in report.outcomes + report.negatives if o.error]
     assert report.rate("category_ok").value >= 0.90
     # Contract 1 (issue 10) puts a failing test's assertion first and the test's line second;
-    # the corpus labels the test's line in 6 of those logs (5 of them terraform's Go tests).
+    # the corpus labels the test's line in 8 of those logs (5 of them terraform's Go tests,
+    # 2 unittest, 1 Gradle): met at evidence[1] (key_ok_contract), a strict miss (key_ok).
     assert report.rate("key_ok_contract").value >= 0.80
-    assert report.rate("key_ok").value >= 0.75
+    assert report.rate("key_ok").value >= 0.70
     assert report.decided().value >= 0.80
     assert report.false_positives().value <= 0.03
 
