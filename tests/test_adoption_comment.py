@@ -243,3 +243,18 @@ def test_explaining_lines_for_jest_and_junit(tmp_path, classifier, command, out,
     [context] = fences(render([report(result, "t")], ctx()), "text")
     for line in wanted:
         assert line in context, context
+
+
+def test_the_log_summary_never_starts_a_line_with_attacker_text():
+    from repopilot.github.llmstatus import LLMStatus
+    from repopilot.github.logsummary import run_summary
+    from repopilot.github.result import JobResult, RunResult
+    from repopilot.records import TriageResult, Verdict
+
+    hostile = "::add-mask::x\n::error::pwned ghp_" + "A1b2C3d4" * 5
+    verdict = Verdict(source="x", category="unknown", title="::stop-commands::t")
+    job = JobResult(id=1, name=hostile, conclusion="failure", result=TriageResult(verdict=verdict))
+    found = RunResult(repository="o/r", run_id=1, run_attempt=1, head_sha="0" * 40, jobs=[job])
+    text = run_summary(found.model_copy(update={"llm": LLMStatus()}), "https://x/1")
+    assert all(not line.lstrip().startswith("::") for line in text.splitlines())
+    assert "ghp_" not in text and len(text.splitlines()) == 4

@@ -1,7 +1,8 @@
 """The few lines the Action prints to its own log: verdicts, LLM calls and tokens, the comment.
 
 Job names, step names and titles are attacker text (fork workflows): they are redacted like log
-text and cannot start a workflow command (`::` is broken up, each item is on an indented line).
+text, kept on one line, and never start a line (each job's line starts with `- `), so none can be
+read by the runner as a workflow command (`::add-mask::`, `::stop-commands::` ...).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from repopilot.safety.redact import clean_for_model
 
 
 def _plain(text: str, limit: int = 120) -> str:
-    flat = " ".join(clean_for_model(text).text.split()).replace("::", ": :")
+    flat = " ".join(clean_for_model(text).text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -41,7 +42,7 @@ def run_summary(found: RunResult, comment: str) -> str:
         v = job.result.verdict
         how = f"pattern {v.pattern_id}" if v.decided_by == "pattern" and v.pattern_id else None
         how = how or ("the LLM" if v.decided_by == "llm" else "not decided")
-        lines.append(f"  {_plain(job.name, 80)}: {v.category} ({how}) - {_plain(v.title)}")
+        lines.append(f"  - {_plain(job.name, 80)}: {v.category} ({how}) - {_plain(v.title)}")
     lines.append(f"  {llm_line(found.llm)}")
     lines.append(f"  comment: {comment}")
     return "\n".join(lines)
