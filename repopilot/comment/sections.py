@@ -205,8 +205,8 @@ def build_view(job: JobReport) -> JobView:
             withheld=reason,
         )
     hint = _clean(v.hint, count)
-    if v.decided_by == "llm" and hint.startswith(UNKNOWN_HINT):
-        hint = ""  # the model did recognize it: the "no pattern recognizes" advice is moot
+    if hint.startswith(UNKNOWN_HINT):
+        hint = ""  # the decided line says it already; after the LLM it would be wrong, too
     title = _clean(v.title, count)
     no_step = job.model_copy(update={"step_number": None})
     return JobView(
