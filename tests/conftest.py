@@ -13,21 +13,25 @@ Fixtures here, for any test file:
 - `gh`: the loopback GitHub seeded with tests/loopback/github_action.py's repository, PR #7 and
   failed run 555, as `(server, facts)`; fails the test if the fake met a request it cannot serve.
 - `corpus`: the ../shared/corpus directory (skips when absent).
-- `corpus_classify`: the classifier over ../shared/corpus, each log classified once per session
-  and remembered (a `Path -> list[Verdict]` callable, as `repopilot.engine.evaluate` takes).
-All corpus tests run on one xdist worker (group "corpus"), so the corpus is classified once.
+- `corpus_classifier`: the real classifier for ../shared/corpus, each job classified once per
+  session and remembered; `corpus_classify` is its `classify_path` (`Path -> list[Verdict]`, as
+  `repopilot.engine.evaluate` takes).
+The tests that use `corpus_classifier` run on one xdist worker (group "corpus"), so the corpus is
+classified once; other corpus tests are spread like any test.
 """
 
 from __future__ import annotations
 
+import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import load_library
+from repopilot.engine.library import Pattern, load_library
+from repopilot.logs.reader import JobLog
 from repopilot.records import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +54,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             unmarked.add(item.nodeid.split("::")[0])
             kind = "integration"
             item.add_marker(pytest.mark.integration)
-        if kind == "corpus" or "corpus_classify" in getattr(item, "fixturenames", ()):
+        if "corpus_classifier" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("corpus"))
     if unmarked:
         warnings.warn(
@@ -106,23 +110,32 @@ def corpus() -> Path:
     return CORPUS
 
 
-class CorpusVerdicts:
-    """`classify_path` over the corpus, remembered: every log is classified at most once."""
+class RememberingClassifier(Classifier):
+    """The real classifier, remembering each job's verdict: a job of a log is classified once.
 
-    def __init__(self, engine: Classifier):
-        self.engine = engine
-        self.seen: dict[Path, list[Verdict]] = {}
+    Only for ../shared/corpus, whose files never change during a run (tests that write logs use
+    the plain `classifier`). A job is known by its file, name and job filter; a job that raises is
+    not remembered (the next caller sees the same exception)."""
 
-    def __call__(self, path: Path) -> list[Verdict]:
-        key = Path(path).resolve()
+    def __init__(self, patterns: list[Pattern]):
+        super().__init__(patterns)
+        self.seen: dict[tuple, Verdict] = {}
+
+    def classify(self, job: JobLog, assume_failed: bool = False) -> Verdict:
+        key = (os.path.realpath(job.source), job.name, job.fmt, job.job_filter, assume_failed)
         if key not in self.seen:
-            self.seen[key] = self.engine.classify_path(key)
+            self.seen[key] = super().classify(job, assume_failed)
         return self.seen[key]
 
 
 @pytest.fixture(scope="session")
-def corpus_classify(corpus: Path, classifier: Classifier) -> CorpusVerdicts:
-    """The session's one classification of ../shared/corpus, shared by the tests that need it.
+def corpus_classifier(corpus: Path, classifier: Classifier) -> RememberingClassifier:
+    """The session's one classification of ../shared/corpus, as a Classifier (pass it where a
+    classifier is taken, e.g. `pipeline.triage(..., classifier=corpus_classifier)`)."""
+    return RememberingClassifier(classifier.patterns)
 
-    A log that raises is not remembered (the next caller sees the same exception)."""
-    return CorpusVerdicts(classifier)
+
+@pytest.fixture(scope="session")
+def corpus_classify(corpus_classifier: RememberingClassifier) -> Callable[[Path], list[Verdict]]:
+    """The same, as the `Path -> list[Verdict]` callable `repopilot.engine.evaluate` takes."""
+    return corpus_classifier.classify_path

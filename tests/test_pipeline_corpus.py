@@ -33,7 +33,7 @@ def corpus_logs(corpus: Path) -> list[Path]:
 
 
 def test_patterns_decide_without_llm_calls_and_first_prompts_stay_small(
-    tmp_path, corpus, classifier, corpus_classify
+    tmp_path, corpus, corpus_classifier, corpus_classify
 ):
     decided = escalated = 0
     first_prompts: list[int] = []
@@ -44,7 +44,7 @@ def test_patterns_decide_without_llm_calls_and_first_prompts_stay_small(
         expect = [should_escalate(v, "auto") for v in verdicts]
         llm = ScriptedLLM([ChatResponse(text=ANSWER)] * 2)
         results = triage(
-            str(log), tmp_path, Escalation(llm), classifier=classifier, trace_dir=tmp_path
+            str(log), tmp_path, Escalation(llm), classifier=corpus_classifier, trace_dir=tmp_path
         )
         assert [r.escalated for r in results] == expect, log
         if not any(expect):
