@@ -258,3 +258,23 @@ def test_the_log_summary_never_starts_a_line_with_attacker_text():
     text = run_summary(found.model_copy(update={"llm": LLMStatus()}), "https://x/1")
     assert all(not line.lstrip().startswith("::") for line in text.splitlines())
     assert "ghp_" not in text and len(text.splitlines()) == 4
+
+
+def test_a_push_event_reads_as_the_current_run():
+    from repopilot.github.events import ci_run_event, is_own_run
+
+    data = {
+        "ref": "refs/heads/feature",
+        "after": "a" * 40,
+        "repository": {"full_name": "octo/app", "owner": {"login": "octo"}},
+        "head_commit": {"id": "a" * 40, "message": "fix\n\nRepoPilot-Proposal: fix-0001"},
+        "sender": {"login": "dev"},
+    }
+    env = {"GITHUB_RUN_ID": "77", "GITHUB_RUN_ATTEMPT": "2"}
+    event = ci_run_event("push", data, env, "https://github.com")
+    run = event.workflow_run
+    assert (run.id, run.run_attempt, run.head_sha, run.head_branch) == (77, 2, "a" * 40, "feature")
+    assert run.html_url == "https://github.com/octo/app/actions/runs/77"
+    assert is_own_run(event, None, "repopilot-bot")  # a commit RepoPilot made is not triaged
+    with pytest.raises(Exception, match="GITHUB_RUN_ID"):
+        ci_run_event("push", data, {}, "https://github.com")
