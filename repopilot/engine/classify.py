@@ -22,9 +22,10 @@ from typing import Any
 from repopilot.engine.fallback import LOOKBACK, Line, anchor_for, guess, read_region
 from repopilot.engine.library import Pattern, load_library
 from repopilot.engine.order import assertion_for, is_wrapper, specific_before
+from repopilot.engine.passing import is_passing_test
 from repopilot.engine.scan import Hit, Scanner, ScanResult
 from repopilot.engine.scansplit import eligible, split_scan
-from repopilot.engine.structure import RUNNER_EXIT, Structure, analyze, is_passing_test
+from repopilot.engine.structure import RUNNER_EXIT, Structure, analyze
 from repopilot.logs.reader import JobLog, iter_lines, open_logs
 from repopilot.logs.textnorm import annotation, body
 from repopilot.records import Evidence, Verdict

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from repopilot.engine.passing import is_passing_test
 from repopilot.engine.scan import ScanResult
-from repopilot.engine.structure import RUNNER_EXIT, is_passing_test
+from repopilot.engine.structure import RUNNER_EXIT
 from repopilot.logs.reader import JobLog, iter_chunks
 from repopilot.logs.textnorm import annotation, body, display
 from repopilot.records import AssignedCategory, Category

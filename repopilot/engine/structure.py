@@ -22,13 +22,14 @@ The rule for "did it fail" (README, "The CLI"):
 from __future__ import annotations
 
 import re
-from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
+from repopilot.engine.jobend import job_complete
+from repopilot.engine.passing import is_passing_test
 from repopilot.engine.scan import Hit, ScanResult
-from repopilot.logs.reader import JobLog, iter_chunks
-from repopilot.logs.textnorm import body, display
+from repopilot.logs.reader import JobLog
+from repopilot.logs.textnorm import body
 
 # The runner's own exit report: it says a command failed, never why.
 RUNNER_EXIT = re.compile(
@@ -53,13 +54,6 @@ _STATES_FAILURE = re.compile(
     r"make(?:\[\d+\])?: \*\*\*|panic: |(?:\w+\.)*\w*(?:Error|Exception): \S)"
     r"|Failed building wheel|BUILD FAIL(?:ED|URE)|Segmentation fault|\b\d+ (?:failed|failing)\b"
 )
-# Passing-test lines are never evidence: pytest `PASSED`, bun `(pass)`, TAP/go `ok`, jest/mocha
-# `✓`/`✔`, go `--- PASS`, JUnit/surefire counters with no failure.
-_PASSING = re.compile(
-    r"\bPASSED\b|\(pass\)|^\s*(?:ok|PASS)\b|^\s*[✓✔√]\s|\s[✓✔]\s|^\s*--- PASS:|"
-    r"Failures: 0, Errors: 0|\b0 failed\b|\bFailed: 0\b"
-)
-_FAIL_WORD = re.compile(r"\bFAIL(?:ED|URE)?\b|\bfailing\b|\bfailed\b(?! ?[:=] ?0\b)")
 
 Reason = Literal[
     "assumed",
@@ -98,12 +92,6 @@ class Structure:
     script_errors: tuple[tuple[int, str], ...] = ()  # `##[error]` lines of the failing step
     tolerated: tuple[int, ...] = ()  # report lines of failures the job carried on after
     complete: bool = False  # the log reaches the job's end
-
-
-def is_passing_test(text: str) -> bool:
-    """A line reporting a test that passed (or counters with no failure): never evidence."""
-    t = body(text)
-    return bool(_PASSING.search(t)) and not _FAIL_WORD.search(_PASSING.sub("", t))
 
 
 def steps_of(res: ScanResult) -> list[StepSpan]:
@@ -185,7 +173,7 @@ def analyze(
 
     def complete() -> bool:  # read the log's tail only when the answer matters
         if not ended:
-            ended.append(_complete(job, spans))
+            ended.append(job_complete(job, [s.name for s in spans]))
         return ended[0]
 
     tolerated: list[int] = []
@@ -308,41 +296,3 @@ def _whole(
         failed, reason = True, "assumed"
     end = max(res.lines, 1)
     return Structure(failed, reason, None, 1, end, end, (), tuple(tolerated), complete)
-
-
-# ---------------------------------------------------------------- the job's end
-
-_END_MARKS = (
-    "Cleaning up orphan processes",  # GitHub Actions: the runner's last step of every job
-    "Post job cleanup.",  # an action's post step: they run after every main step
-    "Job completed",
-)
-TAIL_LINES = 40
-
-
-def tail(job: JobLog, n: int = TAIL_LINES) -> list[str]:
-    """The job's last `n` non-blank display lines: read from the end of a plain file, else one
-    streaming pass in constant memory (a gzip, a zip member, one job of a `gh` file)."""
-    last: deque[bytes] = deque(maxlen=n)
-    if job.path is not None and job.fmt == "gha":
-        try:
-            with open(job.path, "rb") as f:
-                f.seek(0, 2)
-                f.seek(max(0, f.tell() - 65536))
-                data = f.read()
-        except OSError:
-            data = b""
-        last.extend(ln for ln in data.split(b"\n")[1:] if ln.strip())
-        return [display(b) for b in last]
-    for chunk in iter_chunks(job, gha_steps=False):
-        lines = [ln for ln in chunk.data.split(b"\n")[-(n * 4) :] if ln.strip()]
-        last.extend(lines[-n:])
-    return [display(b) for b in last]
-
-
-def _complete(job: JobLog, spans: list[StepSpan]) -> bool:
-    if job.fmt not in ("gha", "ghcli"):
-        return False
-    if any(s.name == "Complete job" or (s.name or "").startswith("Post ") for s in spans):
-        return True  # gh's step column: the runner's own closing steps ran
-    return any(t.strip().startswith(_END_MARKS) for t in tail(job))

@@ -1,0 +1,46 @@
+"""Does a GitHub job log reach the job's end? A whole log without a failure report passed; an
+excerpt (one step, `--log-failed`, a paste) does not say."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from repopilot.logs.reader import JobLog, iter_chunks
+from repopilot.logs.textnorm import display
+
+_END_MARKS = (
+    "Cleaning up orphan processes",  # GitHub Actions: the runner's last step of every job
+    "Post job cleanup.",  # an action's post step: they run after every main step
+    "Job completed",
+)
+TAIL_LINES = 40
+
+
+def tail(job: JobLog, n: int = TAIL_LINES) -> list[str]:
+    """The job's last `n` non-blank display lines: read from the end of a plain file, else one
+    streaming pass in constant memory (a gzip, a zip member, one job of a `gh` file)."""
+    last: deque[bytes] = deque(maxlen=n)
+    if job.path is not None and job.fmt == "gha":
+        try:
+            with open(job.path, "rb") as f:
+                f.seek(0, 2)
+                f.seek(max(0, f.tell() - 65536))
+                data = f.read()
+        except OSError:
+            data = b""
+        last.extend(ln for ln in data.split(b"\n")[1:] if ln.strip())
+        return [display(b) for b in last]
+    for chunk in iter_chunks(job, gha_steps=False):
+        # one job of a gh file: the other jobs' lines are blank here, anywhere in the chunk
+        last.extend([ln for ln in chunk.data.split(b"\n") if ln.strip()][-n:])
+    return [display(b) for b in last]
+
+
+def job_complete(job: JobLog, step_names: list[str | None]) -> bool:
+    """Whether a GitHub log reaches the job's end (gh's closing step names, or the runner's
+    last lines); always False for other formats, which have no such marker."""
+    if job.fmt not in ("gha", "ghcli"):
+        return False
+    if any(n == "Complete job" or (n or "").startswith("Post ") for n in step_names):
+        return True  # gh's step column: the runner's own closing steps ran
+    return any(t.strip().startswith(_END_MARKS) for t in tail(job))
