@@ -251,11 +251,15 @@ def run_action(
 
 def _in_process(env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
     """`repopilot.action.main(env)` as the subprocess would run it: this environment and working
-    directory (code that reads os.environ or "." sees what the runner gives it), both output
-    streams captured down to the file descriptors, a crash turned into status 1 and a traceback."""
+    directory (code that reads os.environ or "." sees what the runner gives it), no process-wide
+    state from earlier runs (the ::add-mask:: registry), both output streams captured down to the
+    file descriptors, a crash turned into status 1 and a traceback."""
     from repopilot import action
     from repopilot.errors import InputError
+    from repopilot.safety.masks import forget_masks
 
+    # a new process knows no ::add-mask:: value: none from an earlier run, none left for the next
+    forget_masks()
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
     os.environ.clear()
     os.environ.update(env)
@@ -279,6 +283,7 @@ def _in_process(env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
             finally:
                 logging.getLogger().removeHandler(handler)
     finally:
+        forget_masks()
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_env)
