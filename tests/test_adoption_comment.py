@@ -278,3 +278,13 @@ def test_a_push_event_reads_as_the_current_run():
     assert is_own_run(event, None, "repopilot-bot")  # a commit RepoPilot made is not triaged
     with pytest.raises(Exception, match="GITHUB_RUN_ID"):
         ci_run_event("push", data, {}, "https://github.com")
+
+
+def test_explaining_lines_are_redacted(tmp_path, classifier):
+    token = "ghp_" + "Q7w8E9r0" * 5
+    log = pytest_log().replace(
+        b"E       assert (1, 2)", f"E       assert {token!r} == (1, 2)".encode()
+    )
+    result = triaged(tmp_path, classifier, log)
+    text = "\n".join(e.text for e in result.verdict.context)
+    assert "assert" in text and token not in text and "[REDACTED:" in text
