@@ -109,7 +109,8 @@ def job_section(
     if view.hint:
         hint = md.prose(view.hint, 1500, code=True)
         out += "".join(f"> {line}\n" for line in hint.split("\n")) + "\n"
-    if view.kind == "infra" and run_link and view.origin is None:  # else the origin line says
+    said = view.origin is not None and view.origin.origin in ("infra", "flaky")
+    if view.kind == "infra" and run_link and not said:  # an infra/flaky origin line says it
         out += rerun_text(run_link)
     if view.diagnosis:
         out += f"**Diagnosis:** {md.prose(view.diagnosis, code=True)}\n\n"
