@@ -78,7 +78,10 @@ def test_fixture_log_is_classified(classifier: Classifier, case: dict[str, str])
         assert verdict.pattern_id == case["pattern"], verdict.title
     if case["evidence"]:
         assert verdict.evidence, verdict
-        assert verdict.evidence[0].line == _line_of(path, case["evidence"]), verdict.evidence[0]
+        # Contract 1 (issue 10): a failing test's message first, the test's own line second
+        lead = 1 if verdict.assertion_first else 0
+        want = _line_of(path, case["evidence"])
+        assert verdict.evidence[lead].line == want, verdict.evidence[:2]
     else:
         assert verdict.evidence == ()
 

@@ -160,29 +160,6 @@ def test_a_script_error_goes_before_a_wrapper(tmp_path):
     assert v.evidence[0].text.startswith("##[error]Bundle size")
 
 
-def test_a_warning_pattern_only_decides_when_nothing_else_does(tmp_path):
-    lib = tmp_path / "lib"
-    lib.mkdir()
-    (lib / "w.yaml").write_text(
-        "ecosystem: w\npatterns:\n"
-        "  - id: w.deprecated\n    category: config_error\n    priority: 95\n"
-        "    regex: 'warning: \\S+ is deprecated'\n    title: deprecated\n"
-        "    examples: {match: ['warning: foo is deprecated'], no_match: ['x']}\n"
-        "  - id: w.failed\n    category: test_failure\n    priority: 40\n"
-        "    regex: '^FAILED \\S+'\n    title: failed\n"
-        "    examples: {match: ['FAILED a::b'], no_match: ['x']}\n"
-    )
-    engine = Classifier(load_library(lib))
-    path = gha(
-        tmp_path,
-        "warning: setuptools.depends is deprecated",
-        "FAILED tests/a.py::test_b - boom",
-        "##[error]Process completed with exit code 1.",
-    )
-    (v,) = engine.classify_path(path)
-    assert v.pattern_id == "w.failed" and v.evidence[0].line == 6
-
-
 def test_free_text_error_annotation_is_not_tolerated_but_a_matcher_line_is(bare, tmp_path):
     def job(annotation: str) -> Path:
         return gha(

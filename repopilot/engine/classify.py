@@ -27,7 +27,7 @@ from repopilot.engine.scan import Hit, Scanner, ScanResult
 from repopilot.engine.scansplit import eligible, split_scan
 from repopilot.engine.structure import RUNNER_EXIT, Structure, analyze
 from repopilot.logs.reader import JobLog, iter_lines, open_logs
-from repopilot.logs.textnorm import annotation, body
+from repopilot.logs.textnorm import annotation
 from repopilot.records import Evidence, Verdict
 from repopilot.safety.redact import redact
 
@@ -107,14 +107,10 @@ def _wrapper(p: Pattern, hits: list[Hit]) -> bool:
     return bool(getattr(p.spec, "wrapper", False)) or is_wrapper(hits[0].text)
 
 
-_WARNING = re.compile(r"^\s*(?:\[?warn(?:ing)?\]?[:!\s]|npm warn\b|WARN\b)", re.I)
-
-
 def _rank(pattern: Pattern, hits: list[Hit], scope: Scope) -> tuple:
     last = max(h.line for h in hits)
     return (
         not _wrapper(pattern, hits),
-        not _WARNING.match(body(hits[0].text)),  # a non-fatal warning only when nothing else
         pattern.spec.priority,
         pattern.specificity,
         -abs(scope.focus - last),
