@@ -15,7 +15,9 @@ Deceptive in a diff line:
   sequences such as `ESC[8m` (concealed text in a terminal), BS and CR overwrite what was shown;
 - line and paragraph separators (U+2028, U+2029), which some viewers break and others do not;
 - on an added line, a run of `MAX_INNER_SPACES` blanks after code, or indentation deeper than
-  `MAX_INDENT` columns: either pushes the rest of the line off screen in a review.
+  `MAX_INDENT` columns: either pushes the rest of the line off screen in a review;
+- a word mixing Latin letters with Cyrillic, Greek, Armenian or Cherokee ones (`pаypal` with a
+  Cyrillic `а`): a look-alike identifier that reads as another.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ INVISIBLE = regex.compile(
 MAX_INNER_SPACES = 40
 MAX_INDENT = 120
 _CONTROL = regex.compile(r"[\p{Cc}\u2028\u2029--[\t]]", flags=regex.V1)
+_MIXED = regex.compile(
+    r"(?<!\w)(?=\w*\p{Latin})(?=\w*[\p{Cyrillic}\p{Greek}\p{Armenian}\p{Cherokee}])\w+"
+)
 _BLANK = r"[ \t\u00a0\u3000\p{Zs}]"
 _INNER_RUN = regex.compile(rf"\S{_BLANK}{{{MAX_INNER_SPACES},}}\S")
 _INDENT = regex.compile(rf"{_BLANK}{{{MAX_INDENT + 1},}}\S")
@@ -46,6 +51,8 @@ def line_deception(line: str, added: bool = True) -> str | None:
         return f"invisible character {_name(hit.group()[0])}"
     if (hit := _CONTROL.search(body)) is not None:
         return f"control character {_name(hit.group())}"
+    if not body.isascii() and (hit := _MIXED.search(body)) is not None:
+        return f"a word mixing scripts ({hit.group()[:40]!r}), a look-alike"
     if added and _INDENT.match(body):
         return f"indentation deeper than {MAX_INDENT} columns"
     if added and _INNER_RUN.search(body):

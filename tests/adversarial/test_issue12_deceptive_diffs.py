@@ -49,6 +49,7 @@ CONTROLS = {
 OFF_SCREEN = {
     "inner-blank-run": "return a + b;" + " " * 200 + "steal()",
     "deep-indentation": " " * 300 + "steal()",
+    "cyrillic-a-look-alike": 'return a + b if user != "p\u0430ypal" else 0',
 }
 
 
@@ -98,6 +99,7 @@ def test_sanitize_and_the_diff_checks_agree(char):
     [
         "return a + b",
         "return a + b  # café, 😀, naïve",
+        'return a + b  # "привет, мир", αβγ',
         "\treturn a + b\r",
         "x = 1" + " " * 30 + "# aligned",
     ],
