@@ -167,10 +167,10 @@ def engine_routes(patterns: list[Pattern]) -> tuple[list[Problem], str]:
     ]
     import importlib.util
 
-    hs = "with" if importlib.util.find_spec("hyperscan") else "WITHOUT (per-pattern path)"
+    hs = "installed" if importlib.util.find_spec("hyperscan") else "not installed"
     counts = (
-        f"set engine {hs} Hyperscan: {got.exact} exact in RE2, {got.confirmed} with a wider "
-        f"RE2 form that regex confirms, {len(got.slow)} on the slow path"
+        f"opt-in set engine, Hyperscan {hs}: {got.exact} exact in RE2, {got.confirmed} with a "
+        f"wider RE2 form that regex confirms, {len(got.slow)} on the slow path"
     )
     return out, counts
 

@@ -21,7 +21,6 @@ import hashlib
 import hmac
 import json
 import os
-import secrets
 import tempfile
 from pathlib import Path
 
@@ -56,6 +55,8 @@ def _secret() -> bytes | None:
             return got
     except OSError:
         pass
+    import secrets  # only when the key is first made: it costs start-up time otherwise
+
     fresh = secrets.token_bytes(32)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

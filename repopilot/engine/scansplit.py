@@ -95,7 +95,6 @@ def split_scan(scanner: Scanner, job: JobLog) -> ScanResult | None:
     mid = _midpoint(job.path) if job.path else None
     if mid is None:
         return None
-    scanner.prepare()  # both halves use the set engine, built once
     read_fd, write_fd = os.pipe()
     try:
         pid = os.fork()
