@@ -177,3 +177,19 @@ def test_free_text_error_annotation_is_not_tolerated_but_a_matcher_line_is(bare,
     assert v.failed and v.evidence[0].line == 5
     (v,) = bare.classify_path(job("##[error]src/app.py:3:1: F401 'os' imported but unused"))
     assert v.category == "no_failure"  # a problem matcher's line in a step that went on
+
+
+def test_the_failing_steps_tool_is_the_last_category_guess(bare, tmp_path):
+    path = tmp_path / "lint.log"
+    rows = [
+        "##[group]Run npx eslint .",
+        "npx eslint .",
+        "##[endgroup]",
+        "/src/app.js",
+        "  3:7  something unusual happened here",
+        "##[error]Process completed with exit code 1.",
+    ]
+    path.write_text("".join(TS + r + "\n" for r in rows), encoding="utf-8")
+    (v,) = bare.classify_path(path)
+    assert v.decided_by == "none" and v.category == "lint_format" and v.confidence == 0.25
+    assert v.ambiguous and "looks like lint format" in v.title

@@ -186,7 +186,7 @@ def _lead(
 def _unknown_verdict(job: JobLog, res: ScanResult, st: Structure, common: dict) -> Verdict:
     lo = max(st.start, st.focus - LOOKBACK)
     lines = read_region(job, res, lo, st.focus)
-    g = guess(lines, st.focus, st.script_errors)
+    g = guess(lines, st.focus, st.script_errors, st.step.name if st.step else None)
     evidence = tuple(Evidence(line=ln.number, text=_safe(ln.text)) for ln in g.lines)
     if not evidence and st.step is not None and st.step.name:
         # Nothing error-like in the failing step: the command that failed is the best pointer.

@@ -208,9 +208,48 @@ def best_block(lines: list[Line], end: int) -> list[tuple[float, Line]]:
     return strong[-1] if strong else (blocks[-1] if blocks else [])
 
 
-def guess(lines: list[Line], end: int, script_errors: tuple[tuple[int, str], ...] = ()) -> Guess:
+# What the failing command was for, from its tools' names (step `Run <cmd>`, gh's step column,
+# Travis's `$ cmd`): a last, weaker guess when the lines name no family.
+_STEP_FAMILIES: tuple[tuple[AssignedCategory, re.Pattern[str]], ...] = (
+    ("type_check", re.compile(r"(?i)\b(?:mypy|pyright|tsc|vue-tsc|type-?check|typecheck)\b")),
+    (
+        "lint_format",
+        re.compile(
+            r"(?i)\b(?:lint|linters?|eslint|ruff|flake8|pylint|black|isort|prettier|rubocop|"
+            r"clippy|gofmt|golangci-lint|stylelint|checkstyle|spotless|ktlint|shellcheck|"
+            r"pre-commit|format|fmt)\b"
+        ),
+    ),
+    (
+        "test_failure",
+        re.compile(
+            r"(?i)\b(?:tests?|pytest|jest|vitest|mocha|rspec|phpunit|ctest|tox|nox|e2e|spec)\b"
+        ),
+    ),
+    ("docker_build", re.compile(r"(?i)docker (?:build|buildx)|build-push-action|buildah")),
+    (
+        "dependency_resolution",
+        re.compile(
+            r"(?i)\b(?:npm (?:ci|install)|yarn install|pnpm install|pip install|poetry install|"
+            r"uv sync|bundle install|composer install|go mod download|dotnet restore)\b"
+        ),
+    ),
+    (
+        "compile_error",
+        re.compile(r"(?i)\b(?:build|compile|make|cmake|msbuild|javac|assemble)\b"),
+    ),
+)
+
+
+def guess(
+    lines: list[Line],
+    end: int,
+    script_errors: tuple[tuple[int, str], ...] = (),
+    step: str | None = None,
+) -> Guess:
     """Evidence for an unknown failure: a script's own `##[error]` message first when the failing
-    step printed one, else the strongest line of the last error block (its first on ties)."""
+    step printed one, else the strongest line of the last error block (its first on ties). The
+    category: a keyword family of those lines, else the failing step's tool, else `unknown`."""
     picked: list[Line] = []
     lines = without_echo(lines)
     if script_errors:
@@ -228,5 +267,10 @@ def guess(lines: list[Line], end: int, script_errors: tuple[tuple[int, str], ...
         for cat, rx in _FAMILIES:
             if rx.search(text):
                 category, confidence = cat, 0.35
+                break
+    if category == "unknown" and step:
+        for cat, rx in _STEP_FAMILIES:
+            if rx.search(step):
+                category, confidence = cat, 0.25
                 break
     return Guess(tuple(picked), category, confidence)
