@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -57,20 +58,32 @@ def grep_patterns(path: Path) -> int:
     return len(lines)
 
 
-def run(cmd: list[str], env: dict[str, str]) -> tuple[float, int, bytes]:
+def run(
+    cmd: list[str], env: dict[str, str], limit: float | None = None
+) -> tuple[float, int, bytes]:
+    """Wall time, peak RSS (KiB) and stdout; with `limit`, a run still going then is stopped
+    and its time reported as infinite (GNU grep on ~800 regexes can take many minutes)."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    timer = threading.Timer(limit, proc.kill) if limit else None
+    if timer:
+        timer.start()
     out = proc.stdout.read()  # type: ignore[union-attr]
     err = proc.stderr.read()  # type: ignore[union-attr]
     _, status, usage = os.wait4(proc.pid, 0)
+    if timer:
+        timer.cancel()
     proc.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - start
+    if limit and proc.returncode == -9:
+        return float("inf"), usage.ru_maxrss, b""
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{cmd[0]} failed ({proc.returncode}): {err.decode()[:300]}")
     return wall, usage.ru_maxrss, out  # ru_maxrss is KiB on Linux
 
 
 GREP_SLOW = 20.0  # seconds
+GREP_LIMIT = 120.0  # seconds: a grep still running then is reported as "> 120 s"
 
 
 def corpus_logs(root: Path) -> list[Path]:
@@ -83,7 +96,7 @@ def measure(
     size_mb = sum(f.stat().st_size for f in files) / 1e6
     paths = [str(f) for f in files]
     grep = ["grep", "-E", "-c", "-f", str(pats), *paths]
-    g = [run(grep, env)]
+    g = [run(grep, env, GREP_LIMIT)]
     if g[0][0] < GREP_SLOW:  # GNU grep's DFA can explode on ~800 regexes: then one run only
         g += [run(grep, env) for _ in range(runs - 1)]
     cmd = [sys.executable, "-m", "repopilot", "classify", "--format", "json", *paths]
