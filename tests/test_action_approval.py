@@ -19,14 +19,12 @@ from repopilot.comment.status import status_block
 from tests.loopback.github_action import (
     BOT,
     FIX,
-    FORK,
     HEAD_FILES,
     REPO,
     comment_event,
     run_action,
-    seed,
 )
-from tests.loopback.github_server import Fault, GitHubServer, State
+from tests.loopback.github_server import Fault, State
 
 pytestmark = pytest.mark.integration
 
@@ -245,39 +243,6 @@ def test_ref_update_refused_by_github_answers_head_moved(tmp_path, gh):
     assert state.refs[REPO]["feature"] == facts.head_sha
     assert "moved while the commit was being made" in _replies(state)[-1]
     assert parse_marker(state.comments[cid]["body"]).proposals[0].status == "proposed"
-
-
-def test_fork_head_gets_a_branch_in_the_base_repo_and_an_explanation(tmp_path):
-    pytest.importorskip(
-        "repopilot.proposal.validate", reason="repopilot/proposal.py (apply_to_files) not landed"
-    )
-    state = State(bot=BOT)
-    with GitHubServer(state) as server:
-        facts = seed(state, fork=True)
-        state.add_comment(7, proposal_body(facts), BOT, "Bot")
-        run = _apply(tmp_path, server)
-    assert run.returncode == 0, run.stderr
-    assert state.refs[FORK]["feature"] == facts.head_sha  # the fork is never written
-    branch = state.refs[REPO][f"repopilot/{PID}"]
-    assert state.git.commits[branch].parents == [facts.head_sha]
-    assert f"repopilot/{PID}" in _replies(state)[-1] and "fork" in _replies(state)[-1]
-
-
-def test_fork_head_gets_a_pull_request_against_the_fork_when_allowed(tmp_path):
-    pytest.importorskip(
-        "repopilot.proposal.validate", reason="repopilot/proposal.py (apply_to_files) not landed"
-    )
-    state = State(bot=BOT, fork_accepts_pulls=True)
-    with GitHubServer(state) as server:
-        facts = seed(state, fork=True)
-        state.add_comment(7, proposal_body(facts), BOT, "Bot")
-        run = _apply(tmp_path, server)
-    assert run.returncode == 0, run.stderr
-    [opened] = state.fork_pulls
-    assert opened["repo"] == FORK and opened["base"] == "feature"
-    assert opened["head"] == f"octo-org:repopilot/{PID}"
-    assert state.refs[FORK]["feature"] == facts.head_sha
-    assert "/pull/" in _replies(state)[-1]
 
 
 def test_dry_run_checks_but_changes_nothing(tmp_path, gh):
