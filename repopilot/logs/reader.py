@@ -29,6 +29,7 @@ from typing import BinaryIO, cast
 from repopilot.errors import LogError
 from repopilot.logs.archive import ZipLimits, zip_jobs
 from repopilot.logs.textnorm import MAX_LINE, display
+from repopilot.safety.masks import remember_masks
 
 CHUNK = 1 << 20
 _GHA_TS = re.compile(rb"^\xef?\xbb?\xbf?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
@@ -315,6 +316,16 @@ class _Limit(io.RawIOBase):
         return n
 
 
+_ADD_MASK = re.compile(rb"::add-mask::[^\r\n]*", re.IGNORECASE)
+
+
+def _register_masks(data: bytes) -> None:
+    """Values a step registered with `::add-mask::` are hidden in every later text (as the runner
+    hides them), even where the registering line is far from the line that prints the value."""
+    for m in _ADD_MASK.finditer(data):
+        remember_masks(m.group(0).decode("utf-8", "replace"))
+
+
 def iter_chunks(
     job: JobLog,
     anchor: tuple[int, int] | None = None,
@@ -347,6 +358,7 @@ def iter_chunks(
                 else:
                     steps = _plain_steps(data, line)
                 chunk = Chunk(line, offset + offset0, data, steps)
+            _register_masks(data)
             yield chunk
             line += chunk.n_newlines if chunk.n_newlines is not None else data.count(b"\n")
 
