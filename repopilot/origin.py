@@ -89,7 +89,7 @@ class OriginFacts:
 
 def decide(facts: OriginFacts) -> OriginVerdict:
     """The origin of one failed job by the rules in the module docstring."""
-    where = f"`{facts.base_branch}`" if facts.base_branch else "the base branch"
+    where = facts.base_branch or "the base branch"  # plain: the comment escapes reasons
 
     def verdict(origin, reason: str, run: BaseJob | None = None) -> OriginVerdict:
         return OriginVerdict(
@@ -160,9 +160,9 @@ def _sign_in_changes(facts: OriginFacts) -> str | None:
         low = path.lower()
         name = low.rsplit("/", 1)[-1]
         if low.startswith(_CI_DIRS) or name.startswith(_CI_FILES) or name in _CI_NAMES:
-            return f"CI configuration (`{path}`)"
+            return f"CI configuration ({path})"
         if low in evidence:
-            return f"`{path}`, which the evidence names"
+            return f"{path}, which the evidence names"
     return None
 
 

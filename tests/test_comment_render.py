@@ -115,7 +115,8 @@ def test_test_failure_with_proposal() -> None:
         [job(result)], ctx(usage=Usage(llm_calls=2, prompt_tokens=900, completion_tokens=100))
     )
     assert body.startswith("<!-- repopilot:")
-    assert "1 failed job in" in body and "looks caused by the changes in this pull request" in body
+    assert "1 failed job in" in body and "The failure is in the code" in body
+    assert "caused by" not in body  # without an origin the category alone never blames the PR
     assert "test failure" in body and "pytest\\: 1 test failed" in body
     # evidence linked to its line inside step 4 (line 120 of a step starting at line 100)
     links = [t.attrs["href"] for t in tokens(body) if t.type == "link_open"]
@@ -227,7 +228,8 @@ def test_pr_fault_from_verdicts() -> None:
     assert looks_like_pr_fault([infra, code]) is True
     assert looks_like_pr_fault([infra]) is False
     assert looks_like_pr_fault([unknown]) is None
-    assert "could not tell" in render([job(unknown)], ctx())
+    quiet = render([job(unknown)], ctx())
+    assert "caused" not in quiet and "could not tell" not in quiet  # nothing to say: say nothing
 
 
 # --- size ---------------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ def _rerun(o: OriginVerdict) -> str:
 
 
 def origin_line(origin: OriginVerdict | None) -> str:
-    """The origin paragraph of a job's section ("" when no origin was decided)."""
+    """The origin paragraph of a job's section ("" when no origin was decided, or undetermined)."""
     if origin is None:
         return ""
     o = origin
@@ -59,10 +59,9 @@ def origin_line(origin: OriginVerdict | None) -> str:
         ),
         "flaky": f"{md.text(o.reason, 200)} — not caused by this PR; {_rerun(o)}.",
         "infra": f"{md.text(o.reason, 200)}, not the code — not caused by this PR; {_rerun(o)}.",
-        "undetermined": (
-            f"RepoPilot cannot tell whether this PR caused it ({md.text(o.reason, 200)})."
-        ),
-    }[o.origin]
+    }.get(o.origin)
+    if text is None:  # undetermined: nothing useful to say about blame, so say nothing
+        return ""
     return f"**Origin: {LABELS[o.origin]}** — {text}\n\n"
 
 
@@ -75,23 +74,24 @@ def origin_header(origins: Sequence[OriginVerdict | None]) -> str | None:
     """The comment's one-line verdict from the jobs' origins; None when no job has one (the
     comment then falls back to its category-based sentence)."""
     known = {o.origin for o in origins if o is not None}
-    if not known:
+    decided = known - {"undetermined"}
+    if not decided:
         return None
-    if known == {"this_pr"}:
+    some = "undetermined" in known  # a job whose origin is undetermined is not blamed either way
+    if decided == {"this_pr"}:
+        if some:
+            return "Part of this looks caused by the changes in this pull request; see each job."
         return "This looks caused by the changes in this pull request."
-    if "this_pr" in known:
+    if "this_pr" in decided:
         return (
             "Part of this looks caused by the changes in this pull request; see each job's origin."
         )
-    if known == {"base_branch"}:
+    subject = "Some of this does" if some else "This does"
+    if decided == {"base_branch"}:
         return (
-            "This does not look caused by this pull request: "
+            f"{subject} not look caused by this pull request: "
             "it fails the same way on the base branch."
         )
-    if known <= NOT_THIS_PR:
-        rerun = " a re-run may be enough" if known & {"flaky", "infra"} else ""
-        kinds = ", ".join(LABELS[k] for k in sorted(known))
-        return (
-            f"This does not look caused by this pull request ({kinds});{rerun or ' see each job'}."
-        )
-    return "RepoPilot could not tell whether this pull request caused it."
+    rerun = " a re-run may be enough" if decided & {"flaky", "infra"} else " see each job"
+    kinds = ", ".join(LABELS[k] for k in sorted(decided))
+    return f"{subject} not look caused by this pull request ({kinds});{rerun}."

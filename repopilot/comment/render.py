@@ -122,15 +122,17 @@ def _header(views: list[JobView], ctx: CommentContext) -> str:
     if fault is None:
         fault = _fault({v.kind for v in views if v.category != "no_failure"})
     verdict = {
-        True: "This looks caused by the changes in this pull request.",
+        # Without origins the category alone cannot blame the PR (issue 14): it only says what kind.
+        True: "The failure is in the code (tests, build, lint or types).",
         False: "This does not look caused by this pull request (infrastructure or flaky); "
         "a re-run may be enough.",
-        None: "RepoPilot could not tell whether this pull request caused it.",
+        None: "",
     }[fault]
     verdict = origin_header([v.origin for v in views]) or verdict  # issue 14: origins decide
     jobs = f"{n} failed job{'s' if n != 1 else ''}"
     run = md.link(f"run {ctx.run_id}", ctx.run_link)
-    return f"### RepoPilot: {jobs} in {run} at `{ctx.head_sha[:12]}`\n\n{verdict}\n\n"
+    verdict = f"{verdict}\n\n" if verdict else ""
+    return f"### RepoPilot: {jobs} in {run} at `{ctx.head_sha[:12]}`\n\n{verdict}"
 
 
 def _llm_note(ctx: CommentContext) -> str:
