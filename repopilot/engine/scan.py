@@ -289,10 +289,13 @@ class Scanner:
             # A log without steps (before the first one, or a plain log) cannot rule a pattern out.
             if p.step_re is not None and name is not None and not self._step_ok(p, name, res):
                 continue
-            if i in direct:  # exact in RE2 and nothing to capture: no `regex` needed
-                if sets.decides(i, matchable):  # type: ignore[union-attr]
+            if sets is not None and raw_hits is not None and i not in sets.slow_ids:
+                # the RE2 line form (anchored, never narrower than the pattern) rules most out
+                if not sets.decides(i, matchable):
+                    continue
+                if i in direct:  # exact in RE2 and nothing to capture: no `regex` needed
                     res.hits.append(Hit(p, number, text, {}, step, anchor))
-                continue
+                    continue
             m = self._confirm(p, matchable, res)
             if m is not None:
                 caps = {k: v for k, v in m.groupdict().items() if v is not None}

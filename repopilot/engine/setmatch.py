@@ -123,7 +123,8 @@ class SetMatcher:
             self.direct_ids -= self.finder.unsafe
 
     def decides(self, i: int, matchable: str) -> bool:
-        """Whether pattern `i` (exact in RE2, no captures) matches an ASCII matchable text."""
+        """Whether pattern `i`'s RE2 line form matches an ASCII matchable text: the answer
+        when the form is exact, else a necessary condition."""
         got = self._exact.get(i)
         if got is None:
             forms = self.routes[i].forms or ()
