@@ -20,6 +20,7 @@ from pathlib import Path
 
 from repopilot.comment import markdown as md
 from repopilot.comment.origin import origin_cell
+from repopilot.engine.origin import OriginHook
 from repopilot.errors import PatternError
 from repopilot.github import runner
 from repopilot.github.client import describe_api_error
@@ -43,7 +44,6 @@ from repopilot.github.render import comment_renderer
 from repopilot.github.result import ResultFileError, RunResult
 from repopilot.github.result import load as load_result
 from repopilot.github.result import save as save_result
-from repopilot.origin import OriginHook
 from repopilot.records import TriageResult, Verdict
 from repopilot.safety.redact import clean_for_model
 from repopilot.trace import TraceWriter

@@ -23,10 +23,10 @@ from repopilot.agent.prompt import render_goal
 from repopilot.agent.tools import Toolbox
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library import load_library
+from repopilot.engine.origin import ELSEWHERE, OriginHook
 from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow, build_window
 from repopilot.llm.base import LLM
 from repopilot.logs.reader import JobLog, LogLine, iter_lines, open_logs
-from repopilot.origin import ELSEWHERE, OriginHook
 from repopilot.proposal.validate import validator_for
 from repopilot.records import (
     CATEGORIES,

@@ -42,7 +42,7 @@ EscalateMode = Literal["auto", "fixable"]
 ESCALATE_MODES: tuple[str, ...] = get_args(EscalateMode)
 
 Origin = Literal["this_pr", "base_branch", "flaky", "infra", "undetermined"]
-"""Whether a failed job's failure is the PR's own (issue 14; decided in repopilot/origin.py)."""
+"""Whether a failed job's failure is the PR's own (issue 14; decided in repopilot/engine/origin.py)."""
 ORIGINS: tuple[str, ...] = get_args(Origin)
 
 # Infra-like categories never escalate to the LLM and never get a diff (DESIGN.md Contract 4).

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from repopilot.engine.origin import BaseJob, OriginFacts, decide
 from repopilot.engine.signature import signature_text
 from repopilot.llm.scripted import ScriptedLLM
-from repopilot.origin import BaseJob, OriginFacts, decide
 from repopilot.pipeline import Escalation, triage
 from repopilot.records import OriginVerdict, Verdict
 

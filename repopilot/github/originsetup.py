@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from repopilot.engine.origin import OriginHook
 from repopilot.github.runner import get_input
-from repopilot.origin import OriginHook
 from repopilot.records import TriageResult, Verdict
 
 DEFAULT_BUDGET = 30
