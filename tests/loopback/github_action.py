@@ -8,7 +8,8 @@ By default the entry point runs in this process through `repopilot.action.main(e
 environment, working directory, exit status and captured output (file descriptors 1 and 2 as well
 as sys.stdout/sys.stderr, so git's output and warnings are seen as in a subprocess; a crash becomes
 exit status 1 with its traceback on stderr). `process=True` starts `python -m repopilot action` in a
-real subprocess instead: the few end-to-end tests that check the console entry point do that.
+real subprocess instead: the few end-to-end tests that check the console entry point do that, and
+so does every run started from a thread other than the main one (runs at once need processes).
 REPOPILOT_TEST_ACTION_PROCESS=1 in the test run's environment makes every run a subprocess (to check
 that both ways agree).
 """
@@ -24,6 +25,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -225,7 +227,10 @@ def run_action(
     for key, value in inputs.items():
         env[f"INPUT_{key.upper().replace('_', '-')}"] = value
     env.update(extra)
-    if process or os.environ.get("REPOPILOT_TEST_ACTION_PROCESS") == "1":
+    # The process's environment, working directory and file descriptors are one per process:
+    # a run from another thread (tests that start runs at once) gets a process of its own.
+    alone = threading.current_thread() is threading.main_thread()
+    if process or not alone or os.environ.get("REPOPILOT_TEST_ACTION_PROCESS") == "1":
         proc = subprocess.run(
             [sys.executable, "-m", "repopilot", "action"],
             env=env,
