@@ -5,11 +5,11 @@ All three runs start `python -m repopilot action` in a subprocess, as the runner
 
 from __future__ import annotations
 
-import pytest
-
 import json
 import re
 import subprocess
+
+import pytest
 
 from repopilot.comment.marker import parse_marker
 from tests.loopback.github_action import (

@@ -7,11 +7,10 @@ fence token, and no text token may hold a live `@mention`.
 
 from __future__ import annotations
 
-import pytest
-
 import hashlib
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt

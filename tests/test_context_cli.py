@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 import gzip
 import json
 import os
@@ -11,6 +9,8 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+import pytest
 
 pytestmark = pytest.mark.integration
 

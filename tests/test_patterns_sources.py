@@ -19,8 +19,6 @@ import pytest
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library import SOURCE_RE, Pattern, PatternError, load_file, load_library
 
-pytestmark = pytest.mark.unit
-
 ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "patterns"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tools"
@@ -58,11 +56,13 @@ def by_id(library: list[Pattern]) -> dict[str, Pattern]:
     return {p.id: p for p in library}
 
 
+@pytest.mark.unit
 def test_every_pattern_has_a_source(library: list[Pattern]) -> None:
     missing = [p.id for p in library if not p.spec.source]
     assert missing == []
 
 
+@pytest.mark.unit
 def test_sources_are_urls_or_repository_files(library: list[Pattern]) -> None:
     bad = [(p.id, p.spec.source) for p in library if not SOURCE_RE.match(p.spec.source or "")]
     assert bad == []
@@ -74,6 +74,7 @@ def test_sources_are_urls_or_repository_files(library: list[Pattern]) -> None:
             assert repo.count("/") == 1 and "." in path.rsplit("/", 1)[-1], (p.id, src)
 
 
+@pytest.mark.unit
 def test_counts_by_source_kind(library: list[Pattern]) -> None:
     counts = Counter(source_kind(p.spec.source or "") for p in library)
     print(f"\npatterns by source kind: {dict(sorted(counts.items()))} of {len(library)}")
@@ -83,6 +84,7 @@ def test_counts_by_source_kind(library: list[Pattern]) -> None:
     assert counts["matcher"] >= 8
 
 
+@pytest.mark.unit
 def test_problem_matcher_sources_are_the_shipped_ones() -> None:
     index = ROOT.parent / "shared" / "problem-matchers" / "INDEX.tsv"
     if not index.is_file():
@@ -102,6 +104,7 @@ def _write(path: Path, source_line: str) -> None:
     )
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("source", ["'see the docs'", "'owner/repo'", "'http://localhost'"])
 def test_loader_refuses_a_malformed_source(tmp_path: Path, source: str) -> None:
     _write(tmp_path / "a.yaml", f"    source: {source}\n")
@@ -121,6 +124,7 @@ def _lint(directory: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.integration  # runs `repopilot patterns lint` as a process
 def test_lint_reports_a_pattern_without_source(tmp_path: Path) -> None:
     _write(tmp_path / "a.yaml", "")
     res = _lint(tmp_path)
@@ -128,6 +132,7 @@ def test_lint_reports_a_pattern_without_source(tmp_path: Path) -> None:
     assert f"{tmp_path / 'a.yaml'}:3: x.one: no `source:`" in res.stdout
 
 
+@pytest.mark.integration  # runs `repopilot patterns lint` as a process
 def test_lint_accepts_a_pattern_with_source(tmp_path: Path) -> None:
     _write(tmp_path / "a.yaml", "    source: 'acme/tool:tests/output.txt'\n")
     res = _lint(tmp_path)
@@ -152,12 +157,14 @@ WRAPPERS = (
 )
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("pid", WRAPPERS)
 def test_wrapper_lines_are_marked_and_rank_low(by_id: dict[str, Pattern], pid: str) -> None:
     p = by_id[pid]
     assert p.spec.wrapper and p.spec.priority <= 30, (p.spec.wrapper, p.spec.priority)
 
 
+@pytest.mark.unit
 def test_every_wrapper_ranks_below_the_specific_errors(library: list[Pattern]) -> None:
     wrappers = [p for p in library if p.spec.wrapper]
     assert len(wrappers) >= 40
@@ -184,6 +191,7 @@ REASONS = (
 )
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(("reason", "test_line"), REASONS)
 def test_reason_lines_rank_below_the_test_line(
     by_id: dict[str, Pattern], reason: str, test_line: str
@@ -207,6 +215,7 @@ def classifier(library: list[Pattern]) -> Classifier:
     return Classifier(library)
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c["file"])
 def test_composed_log_is_decided_by_its_tool_pattern(
     classifier: Classifier, case: dict[str, str]
@@ -224,12 +233,14 @@ def test_composed_log_is_decided_by_its_tool_pattern(
         assert case["not_first"] not in texts[0], texts
 
 
+@pytest.mark.unit
 def test_every_composed_log_is_listed_once() -> None:
     listed = [c["file"] for c in _cases()]
     assert len(listed) == len(set(listed))
     assert sorted(listed) == sorted(p.name for p in FIXTURES.glob("*.log"))
 
 
+@pytest.mark.unit
 def test_cause_lines_are_in_their_logs() -> None:
     """A typo in cases.csv must not turn a check into one that cannot fail."""
     for case in _cases():

@@ -26,8 +26,6 @@ from tests.adversarial.harness import (
 )
 from tests.loopback.llm_servers import OpenAIServer
 
-pytestmark = pytest.mark.unit
-
 INVISIBLES = {
     "hangul-filler-U+3164": "\u3164",
     "halfwidth-filler-U+FFA0": "\uffa0",
@@ -67,6 +65,7 @@ CASES = {
 }
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("added", list(CASES.values()), ids=list(CASES))
 def test_a_deceptive_diff_is_refused_before_it_is_offered(added):
     diff = _diff(added)
@@ -75,6 +74,7 @@ def test_a_deceptive_diff_is_refused_before_it_is_offered(added):
     assert result.reason == "deceptive", result
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("added", list(CASES.values()), ids=list(CASES))
 def test_a_deceptive_diff_that_reaches_the_comment_is_withheld(added):
     import hashlib
@@ -87,6 +87,7 @@ def test_a_deceptive_diff_that_reaches_the_comment_is_withheld(added):
     assert why is not None and "deceptive" in why
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("char", list(INVISIBLES.values()), ids=list(INVISIBLES))
 def test_sanitize_and_the_diff_checks_agree(char):
     assert INVISIBLE.fullmatch(char)
@@ -104,6 +105,7 @@ def test_sanitize_and_the_diff_checks_agree(char):
         "x = 1" + " " * 30 + "# aligned",
     ],
 )
+@pytest.mark.unit
 def test_ordinary_diffs_are_still_offered(added):
     assert isinstance(validate(_diff(added), None), Proposal)
 

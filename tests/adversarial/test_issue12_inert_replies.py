@@ -19,8 +19,6 @@ from repopilot.records import Proposal
 from tests.loopback.github_action import BOT, HEAD_FILES, REPO, comment_event, run_action, seed
 from tests.loopback.github_server import GitHubServer, State
 
-pytestmark = pytest.mark.unit
-
 MD = MarkdownIt("commonmark")
 HOSTILE_PATH = "notes/cc @octocat and @org/team re #1 GH-2.txt"
 LATIN1 = "caf\xe9 cr\xe8me\n".encode("latin-1")
@@ -38,6 +36,7 @@ def live_references(body: str) -> list[str]:
     return found
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("ref", ["GH-123", "gh-7", "see GH-2.", "(GH-99)"])
 def test_gh_references_are_defused_like_hash_references(ref):
     for rendered in (md.text(ref), md.prose(ref), md.prose(f"`x` {ref}", code=True)):
@@ -45,6 +44,7 @@ def test_gh_references_are_defused_like_hash_references(ref):
     assert md.text("sigh-5 SIGH-6") == "sigh\\-5 SIGH\\-6"  # only the autolink shape changes
 
 
+@pytest.mark.unit
 def test_a_fix_to_a_file_that_is_not_utf8_is_refused_before_it_is_offered(tmp_path):
     repo = tmp_path / "repo"
     (repo / HOSTILE_PATH).parent.mkdir(parents=True)
@@ -54,6 +54,7 @@ def test_a_fix_to_a_file_that_is_not_utf8_is_refused_before_it_is_offered(tmp_pa
     assert result.reason == "binary" and "not UTF-8" in result.detail
 
 
+@pytest.mark.unit
 def test_a_utf8_file_is_still_offered(tmp_path):
     repo = tmp_path / "repo"
     (repo / HOSTILE_PATH).parent.mkdir(parents=True)

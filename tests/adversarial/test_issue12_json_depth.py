@@ -34,8 +34,6 @@ from tests.loopback.llm_servers import (
     openai_completion,
 )
 
-pytestmark = pytest.mark.integration
-
 BRACKETS = "[" * 1500
 DEEP_ARGS = "[" * 1500 + "]" * 1500
 EXTRAHEADER = next(s for s in SECRETS if s.kind == "auth-header extraheader")
@@ -118,6 +116,7 @@ SERVERS = {"openai": OpenAIServer, "ollama": OllamaServer}
 CASES = [(k, s) for k in SERVERS for s in ("answer", "arguments")]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("kind", "shape"), CASES)
 def test_triage_with_a_bracket_bomb_model_keeps_the_deterministic_verdict(tmp_path, kind, shape):
     repo = hostile_repo(tmp_path / "repo", EXTRAHEADER.line)
@@ -138,6 +137,7 @@ def test_triage_with_a_bracket_bomb_model_keeps_the_deterministic_verdict(tmp_pa
     assert result["proposal"] is None and not result["diagnosis"]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("kind", "shape"), CASES)
 def test_the_action_with_a_bracket_bomb_model_posts_the_deterministic_verdict(
     tmp_path, monkeypatch, kind, shape

@@ -22,8 +22,6 @@ from repopilot.comment.status import status_block
 from tests.loopback.github_action import BOT, FIX, REPO, comment_event, run_action, seed
 from tests.loopback.github_server import GitHubServer, State
 
-pytestmark = pytest.mark.integration
-
 PID = "fix-calc-add"
 EVIL = FIX.replace("+    return a + b\n", "+    return a + b  # harmless-looking\n+import os\n")
 
@@ -57,6 +55,7 @@ def _apply(tmp_path, body, **inputs):
     [(EVIL, FIX, None), (FIX, EVIL, "k3y"), (FIX, "", None)],
     ids=["hidden-swapped-unsigned", "shown-swapped-signed", "nothing-shown"],
 )
+@pytest.mark.integration
 def test_a_marker_diff_that_is_not_the_shown_one_is_refused(tmp_path, hidden, shown, key):
     inputs = {"signing_key": key} if key else {}
     state, facts, run = _apply(
@@ -69,6 +68,7 @@ def test_a_marker_diff_that_is_not_the_shown_one_is_refused(tmp_path, hidden, sh
     assert "not the one the comment shows" in reply
 
 
+@pytest.mark.integration
 def test_control_the_same_diff_shown_and_hidden_is_applied(tmp_path):
     state, facts, run = _apply(tmp_path, lambda f: _body(f, hidden=FIX, shown=FIX))
     assert state.refs[REPO]["feature"] != facts.head_sha and run.trace["outcome"] == "applied"

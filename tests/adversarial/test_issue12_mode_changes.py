@@ -17,8 +17,6 @@ from repopilot.proposal.apply import ModeChange, file_modes
 from tests.loopback.github_action import BOT, HEAD_FILES, REPO, comment_event, run_action, seed
 from tests.loopback.github_server import GitHubServer, State
 
-pytestmark = pytest.mark.integration
-
 EXEC_AND_FIX = (
     "diff --git a/src/calc.py b/src/calc.py\nold mode 100644\nnew mode 100755\n"
     "--- a/src/calc.py\n+++ b/src/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n"
@@ -66,6 +64,7 @@ def _apply(tmp_path, diff):
     ],
     ids=["content-and-mode", "mode-only"],
 )
+@pytest.mark.integration
 def test_the_mode_the_diff_sets_is_committed(tmp_path, diff, path, mode, content):
     state, facts, run = _apply(tmp_path, diff)
     new = state.refs[REPO]["feature"]
@@ -76,6 +75,7 @@ def test_the_mode_the_diff_sets_is_committed(tmp_path, diff, path, mode, content
     assert state.git.files(commit.tree)[path] == (mode, content)
 
 
+@pytest.mark.integration
 def test_an_old_mode_that_is_not_the_head_s_is_refused(tmp_path):
     state, facts, run = _apply(tmp_path, WRONG_OLD)
     assert state.refs[REPO]["feature"] == facts.head_sha

@@ -19,8 +19,6 @@ from tests.loopback.github_action import BOT, run_action, run_event, seed
 from tests.loopback.github_server import GitHubServer, State
 from tests.loopback.llm_servers import OpenAIServer, Reply, openai_completion
 
-pytestmark = pytest.mark.unit
-
 RNG = random.Random(1212)  # built at run time: nothing token-shaped is committed
 B62 = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
@@ -43,6 +41,7 @@ def _fresh_registry():
     forget_masks()
 
 
+@pytest.mark.unit
 def test_an_add_mask_value_is_redacted_in_every_later_line():
     log = f"::add-mask::{MASKED}\nstep 1\nusing {MASKED} now\nand again:{MASKED}."
     out = redact(log)
@@ -50,6 +49,7 @@ def test_an_add_mask_value_is_redacted_in_every_later_line():
     assert "add-mask" in out.kinds
 
 
+@pytest.mark.unit
 def test_an_add_mask_value_stays_masked_in_texts_redacted_later():
     remember_masks(f"{STAMP}::add-mask::{MASKED}")
     assert MASKED not in clean_for_model(f"error: {MASKED} was rejected").text
@@ -59,6 +59,7 @@ def test_an_add_mask_value_stays_masked_in_texts_redacted_later():
     assert MASKED not in clean_for_model(f"x{MASKED}y").text
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize("value", ["$TOKEN", "${{ secrets.X }}", "***", "ab"])
 def test_references_and_tiny_values_are_not_registered(value):
     remember_masks(f"::add-mask::{value}")
@@ -78,6 +79,7 @@ PASSWORDS = {
 }
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(("text", "secret"), list(PASSWORDS.values()), ids=list(PASSWORDS))
 def test_password_shapes_and_wrapped_tokens_are_redacted(text, secret):
     out = redact(text).text
@@ -96,6 +98,7 @@ def test_password_shapes_and_wrapped_tokens_are_redacted(text, secret):
         "Number of tries to enter a password: 3",
     ],
 )
+@pytest.mark.unit
 def test_look_alikes_are_left_alone(text):
     assert redact(text).text == text
 

@@ -5,11 +5,11 @@ with the same process on a small input (benchmarks/bench_memory.py measures 100 
 
 from __future__ import annotations
 
-import pytest
-
 import importlib.util
 import sys
 from pathlib import Path
+
+import pytest
 
 from tests.engine_support import PATTERNS
 
