@@ -3,7 +3,8 @@ the first) must converge on ONE marker comment (SECURITY.md §18): after creatin
 listed again and the oldest marker comment is kept; newer ones are deleted or folded into a
 pointer. A later run also cleans up duplicates an earlier race left.
 
-The loopback GitHub has no DELETE route for comments, so these runs exercise the fold fallback.
+Duplicates are deleted; where GitHub refuses the delete (a 403 injected here), they are folded
+into a pointer without a marker.
 """
 
 from __future__ import annotations
@@ -19,6 +20,13 @@ from tests.loopback.github_server import Fault, GitHubServer, State
 pytestmark = pytest.mark.integration
 
 COMMENTS = r"/repos/octo-org/octo-repo/issues/7/comments"
+ONE_COMMENT = r"/repos/octo-org/octo-repo/issues/comments/\d+"
+
+
+def _refuse_deletes(state: State) -> None:
+    state.faults.append(
+        Fault("DELETE", ONE_COMMENT, 403, {"message": "Resource not accessible"}, times=99)
+    )
 
 
 def _marker_comments(state: State) -> list[dict]:
@@ -36,6 +44,7 @@ def _other_run_body(facts) -> str:
 
 def test_a_comment_created_by_a_racing_run_converges_on_the_oldest(tmp_path):
     state = State(bot=BOT)
+    _refuse_deletes(state)
     with GitHubServer(state) as server:
         facts = seed(state)
         # between our lookup (none found) and our create, the other run's comment lands
@@ -59,6 +68,7 @@ def test_a_comment_created_by_a_racing_run_converges_on_the_oldest(tmp_path):
 
 def test_a_later_run_folds_duplicates_an_earlier_race_left(tmp_path):
     state = State(bot=BOT)
+    _refuse_deletes(state)
     with GitHubServer(state) as server:
         facts = seed(state)
         first = state.add_comment(7, _other_run_body(facts), BOT, "Bot")
@@ -68,6 +78,25 @@ def test_a_later_run_folds_duplicates_an_earlier_race_left(tmp_path):
     [kept] = _marker_comments(state)
     assert kept["id"] == first and parse_marker(kept["body"]).run_id == facts.run_id
     assert not state.calls("POST", COMMENTS), "edited in place, nothing new posted"
+
+
+def test_duplicates_are_deleted_where_github_allows_it(tmp_path):
+    state = State(bot=BOT)
+    with GitHubServer(state) as server:
+        facts = seed(state)
+        state.faults.append(
+            Fault(
+                "POST",
+                COMMENTS,
+                hook=lambda st: st.add_comment(7, _other_run_body(facts), BOT, "Bot"),
+            )
+        )
+        run = run_action(tmp_path, server.url, "workflow_run", run_event(facts))
+    assert run.returncode == 0, run.stderr
+    [kept] = state.issue_comments(7)  # the newer duplicate is gone, not folded
+    assert parse_marker(kept["body"]).run_id == facts.run_id
+    assert len(state.calls("DELETE", ONE_COMMENT)) == 1
+    assert state.errors == []
 
 
 def test_two_runs_at_once_leave_one_marker_comment(tmp_path):

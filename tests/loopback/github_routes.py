@@ -186,6 +186,12 @@ def edit_comment(state, m, q, b):
     return 200, comment_shape(state, c), {}
 
 
+def delete_comment(state, m, q, b):
+    if state.comments.pop(int(m[2]), None) is None:
+        return 404, {"message": "Not Found"}, {}
+    return 204, None, {}
+
+
 def permission(state, m, q, b):
     role = state.permissions.get(m[2])
     if role is None:
@@ -222,5 +228,6 @@ TABLE = [
     ("POST", R + r"/issues/(\d+)/comments", create_comment),
     ("GET", R + r"/issues/comments/(\d+)", get_comment),
     ("PATCH", R + r"/issues/comments/(\d+)", edit_comment),
+    ("DELETE", R + r"/issues/comments/(\d+)", delete_comment),
     ("GET", R + r"/collaborators/([^/]+)/permission", permission),
 ]
