@@ -42,12 +42,11 @@ def _other_run_body(facts) -> str:
     return f"{dump_marker(marker)}\nRepoPilot: the other workflow's findings\n"
 
 
-def test_a_comment_created_by_a_racing_run_converges_on_the_oldest(tmp_path):
-    state = State(bot=BOT)
-    _refuse_deletes(state)
+def _race(tmp_path, state: State):
+    """One run whose create races the other run's: its comment lands between our lookup (none
+    found) and our create."""
     with GitHubServer(state) as server:
         facts = seed(state)
-        # between our lookup (none found) and our create, the other run's comment lands
         state.faults.append(
             Fault(
                 "POST",
@@ -55,7 +54,13 @@ def test_a_comment_created_by_a_racing_run_converges_on_the_oldest(tmp_path):
                 hook=lambda st: st.add_comment(7, _other_run_body(facts), BOT, "Bot"),
             )
         )
-        run = run_action(tmp_path, server.url, "workflow_run", run_event(facts))
+        return run_action(tmp_path, server.url, "workflow_run", run_event(facts)), facts
+
+
+def test_a_comment_created_by_a_racing_run_converges_on_the_oldest(tmp_path):
+    state = State(bot=BOT)
+    _refuse_deletes(state)
+    run, facts = _race(tmp_path, state)
     assert run.returncode == 0, run.stderr
     [kept] = _marker_comments(state)
     others = [c for c in state.issue_comments(7) if c["id"] != kept["id"]]
@@ -82,16 +87,7 @@ def test_a_later_run_folds_duplicates_an_earlier_race_left(tmp_path):
 
 def test_duplicates_are_deleted_where_github_allows_it(tmp_path):
     state = State(bot=BOT)
-    with GitHubServer(state) as server:
-        facts = seed(state)
-        state.faults.append(
-            Fault(
-                "POST",
-                COMMENTS,
-                hook=lambda st: st.add_comment(7, _other_run_body(facts), BOT, "Bot"),
-            )
-        )
-        run = run_action(tmp_path, server.url, "workflow_run", run_event(facts))
+    run, facts = _race(tmp_path, state)
     assert run.returncode == 0, run.stderr
     [kept] = state.issue_comments(7)  # the newer duplicate is gone, not folded
     assert parse_marker(kept["body"]).run_id == facts.run_id
