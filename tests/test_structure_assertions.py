@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from repopilot.engine.assertions import assertion_for
 from repopilot.engine.fallback import Line
-from repopilot.engine.order import assertion_for, is_wrapper, specific_before
+from repopilot.engine.order import is_wrapper, specific_before
 
 pytestmark = pytest.mark.unit
 

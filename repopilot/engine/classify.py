@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from repopilot.engine.assertions import assertion_for
 from repopilot.engine.fallback import LOOKBACK, Line, anchor_for, guess, read_region
 from repopilot.engine.library import Pattern, load_library
-from repopilot.engine.order import assertion_for, is_wrapper, specific_before
+from repopilot.engine.order import is_wrapper, specific_before
 from repopilot.engine.passing import is_passing_test
 from repopilot.engine.scan import Hit, Scanner, ScanResult
 from repopilot.engine.scansplit import eligible, split_scan
