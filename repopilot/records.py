@@ -1,13 +1,30 @@
 """Typed records passed between stages. Nothing here does I/O.
 
 Every stage takes and returns these; dicts only appear at the wire (JSON out, YAML in).
+The closed sets of values and the two records `classify` builds (Evidence, Verdict) are here, as
+frozen dataclasses: importing pydantic costs more start-up time than the whole classification of
+a small log (issue 11). The records of a triage run that pydantic validates from JSON (proposals,
+rejections, origins, results, trace steps) live in repopilot/runrecords.py; importing them from
+here still works, and only that import loads pydantic.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+if TYPE_CHECKING:
+    from typing import Self
+
+    from repopilot.runrecords import AgentStep as AgentStep
+    from repopilot.runrecords import OriginVerdict as OriginVerdict
+    from repopilot.runrecords import Proposal as Proposal
+    from repopilot.runrecords import Record as Record
+    from repopilot.runrecords import Rejection as Rejection
+    from repopilot.runrecords import RunTrace as RunTrace
+    from repopilot.runrecords import TriageResult as TriageResult
+    from repopilot.runrecords import Usage as Usage
 
 AssignedCategory = Literal[
     "test_failure",
@@ -51,18 +68,53 @@ INFRA_CATEGORIES: frozenset[str] = frozenset(
 )
 
 
-class Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+RejectReason = Literal[
+    "path-escape",
+    "protected-path",
+    "symlink",
+    "submodule",
+    "binary",
+    "too-large",
+    "parse-error",
+    "does-not-apply",
+    "deceptive",
+    "not-validated",  # the run had no validator: a diff is never offered unchecked
+    "not-recorded",  # a replay met a proposal its trace holds no verdict for
+]
+"""Why a diff was refused (DESIGN.md "Details the contracts fix", SECURITY.md §5)."""
+REJECT_REASONS: tuple[str, ...] = get_args(RejectReason)
+
+StepType = Literal["classify", "llm_call", "tool_call", "tool_result", "error", "decision"]
 
 
-class Evidence(Record):
+class _Frozen:
+    """What the pydantic models these records replaced offered their users: `model_copy`, and
+    pydantic's `extra="forbid"` where a pydantic model holds one (a RunResult read back)."""
+
+    __slots__ = ()
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None) -> Self:
+        """A copy with `update`'s fields replaced, unvalidated (as pydantic's `model_copy`)."""
+        out = object.__new__(type(self))
+        fields = self.__dataclass_fields__  # type: ignore[attr-defined]
+        for name, value in {**{f: getattr(self, f) for f in fields}, **(update or {})}.items():
+            if name not in fields:
+                raise TypeError(f"{type(self).__name__} has no field {name!r}")
+            object.__setattr__(out, name, value)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence(_Frozen):
     """One physical line of the input: 1-based number as in Contract 1, text normalized."""
 
     line: int
     text: str
 
 
-class Verdict(Record):
+@dataclass(frozen=True, slots=True)
+class Verdict(_Frozen):
     """The classification of one job log (Contract 1 RESULT, plus what later stages need)."""
 
     source: str
@@ -73,7 +125,7 @@ class Verdict(Record):
     title: str = ""
     hint: str = ""
     evidence: tuple[Evidence, ...] = ()
-    captures: dict[str, str] = Field(default_factory=dict)
+    captures: dict[str, str] = field(default_factory=dict)
     # Not in Contract 1 JSON, used downstream:
     kind: Kind | None = None
     ambiguous: bool = False
@@ -84,6 +136,18 @@ class Verdict(Record):
     timeouts: tuple[str, ...] = ()  # pattern ids that hit the regex timeout on this log
     # evidence[0] is a failing test's assertion/error message and evidence[1] the test's line
     assertion_first: bool = False
+
+    def __post_init__(self) -> None:
+        # What the pydantic model did with its input: an int confidence became a float (so the
+        # JSON says 1.0, not 1), sequences became tuples, and the captures were its own copy.
+        set_ = object.__setattr__
+        set_(self, "confidence", float(self.confidence))
+        set_(self, "evidence", tuple(self.evidence))
+        set_(self, "context", tuple(self.context))
+        set_(self, "timeouts", tuple(self.timeouts))
+        set_(self, "captures", dict(self.captures))
+        if self.step_lines is not None:
+            set_(self, "step_lines", tuple(self.step_lines))
 
     def contract(self) -> dict[str, Any]:
         """The exact Contract 1 RESULT object."""
@@ -106,120 +170,16 @@ class Verdict(Record):
         return self.category != "no_failure"
 
 
-class Proposal(Record):
-    """A validated fix: the diff exactly as the model gave it and its SHA-256 (Contract 4)."""
-
-    id: str
-    diff: str
-    sha256: str
-    files: tuple[str, ...]
-    diagnosis: str = ""
-    confidence: float = 0.0
+# The pydantic records, loaded on first use (PEP 562) so that `classify` never imports pydantic.
+_RUN_RECORDS = frozenset(
+    {"AgentStep", "OriginVerdict", "Proposal", "Record", "Rejection", "RunTrace", "TriageResult",
+     "Usage"}
+)  # fmt: skip
 
 
-RejectReason = Literal[
-    "path-escape",
-    "protected-path",
-    "symlink",
-    "submodule",
-    "binary",
-    "too-large",
-    "parse-error",
-    "does-not-apply",
-    "deceptive",
-    "not-validated",  # the run had no validator: a diff is never offered unchecked
-    "not-recorded",  # a replay met a proposal its trace holds no verdict for
-]
-"""Why a diff was refused (DESIGN.md "Details the contracts fix", SECURITY.md §5)."""
-REJECT_REASONS: tuple[str, ...] = get_args(RejectReason)
+def __getattr__(name: str) -> Any:
+    if name in _RUN_RECORDS:
+        from repopilot import runrecords
 
-
-class Rejection(Record):
-    """Why a proposed diff was refused: a short code (`protected-path`, ...) and a detail line."""
-
-    reason: RejectReason
-    detail: str
-
-
-class OriginVerdict(Record):
-    """A failed job's origin and what it was decided from (one line), with the base-branch run
-    it points at and the run to re-run, when there are ones."""
-
-    origin: Origin
-    reason: str
-    signature: str | None = None
-    base_branch: str | None = None
-    base_run_number: int | None = None
-    base_run_url: str | None = None
-    rerun_url: str | None = None
-    requests: int = 0  # extra GitHub API requests the lookups for this run had made by then
-
-
-class TriageResult(Record):
-    """A verdict plus what escalation added (Contract 4 RESULT)."""
-
-    verdict: Verdict
-    diagnosis: str | None = None
-    escalated: bool = False
-    proposal: Proposal | None = None
-    rejected: tuple[Rejection, ...] = ()
-    trace: str | None = None
-    origin: OriginVerdict | None = None
-
-    def contract(self) -> dict[str, Any]:
-        out = self.verdict.contract()
-        if self.origin is not None:  # only where it was decided (Action, `triage --base-log`)
-            out.update(origin=self.origin.origin, origin_detail=self.origin.model_dump())
-        out.update(
-            diagnosis=self.diagnosis,
-            escalated=self.escalated,
-            proposal=(
-                None
-                if self.proposal is None
-                else {
-                    "id": self.proposal.id,
-                    "diff": self.proposal.diff,
-                    "sha256": self.proposal.sha256,
-                    "files": list(self.proposal.files),
-                }
-            ),
-            rejected=[{"reason": r.reason, "detail": r.detail} for r in self.rejected],
-            trace=self.trace,
-        )
-        return out
-
-
-StepType = Literal["classify", "llm_call", "tool_call", "tool_result", "error", "decision"]
-
-
-class AgentStep(Record):
-    """One entry of a run trace (Contract 5)."""
-
-    step_number: int
-    timestamp: str
-    type: StepType
-    model: str | None = None
-    tool_name: str | None = None
-    arguments: Any = None
-    result: Any = None
-    error: str | None = None
-    duration_ms: float = 0.0
-
-
-class Usage(BaseModel):
-    llm_calls: int = 0
-    tool_calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
-class RunTrace(BaseModel):
-    """The whole trace file `.runs/<run_id>.json` (Contract 5)."""
-
-    run_id: str
-    goal: str
-    started_at: str
-    finished_at: str | None = None
-    outcome: str | None = None
-    steps: list[AgentStep] = Field(default_factory=list)
-    usage: Usage = Field(default_factory=Usage)
+        return getattr(runrecords, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

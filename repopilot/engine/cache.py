@@ -11,6 +11,12 @@ machine or restored with the directory from a shared CI cache does not verify an
 from the YAML, so it cannot change verdicts, titles or hints. (Whoever can write the key file
 can also edit the pattern library itself: that is out of reach of any cache.)
 
+Each pattern directory has its own file, holding only the entries of its current files, and a
+seal of the whole file beside it (`.seal`): when that verifies, no entry needs its own check,
+which is what a start-up on a known library spends its time on otherwise (issue 11). When it
+does not (a rewritten file, or two processes writing at once), each entry is checked by its own
+seal as before. Files of libraries not written for PRUNE_DAYS are removed when another is written.
+
 Location: `REPOPILOT_CACHE_DIR`, else `$XDG_CACHE_HOME/repopilot`, else `~/.cache/repopilot`.
 Any error reading or writing the cache is ignored: it is only ever an optimization.
 """
@@ -22,11 +28,13 @@ import hmac
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 from repopilot.engine import prefilter
 
 _SEAL = "seal"
+PRUNE_DAYS = 30
 
 
 def _dir() -> Path:
@@ -38,7 +46,12 @@ def _dir() -> Path:
 
 
 def _salt() -> str:
-    code = Path(prefilter.__file__).read_bytes() + Path(__file__).read_bytes()
+    # The code that derived what an entry holds: the literals, the schema that validated the
+    # data (read, not imported: importing it imports pydantic), and this file's format.
+    here = Path(__file__)
+    code = b"".join(
+        f.read_bytes() for f in (Path(prefilter.__file__), here.with_name("libschema.py"), here)
+    )
     return hashlib.sha256(code).hexdigest()[:16]
 
 
@@ -77,24 +90,39 @@ def seal(secret: bytes, content_key: str, entry: dict) -> str:
 
 
 class LiteralCache:
-    def __init__(self) -> None:
-        self.path = _dir() / f"patterns-{_salt()}.json"
+    """The entries of one pattern directory (`scope`: its resolved path), by file content."""
+
+    def __init__(self, scope: str = "") -> None:
+        self.path = _dir() / f"patterns-{_salt()}-{key(scope.encode())[:12]}.json"
         self.entries: dict[str, dict] = {}
         self.dirty = False
         self.secret = _secret()
+        self.trusted = False  # the whole file's seal verified: no entry needs its own check
         try:
-            self.entries = json.loads(self.path.read_text(encoding="utf-8"))
+            raw = self.path.read_bytes()
+            self.entries = json.loads(raw)
         except (OSError, ValueError):
-            self.entries = {}
+            self.entries, raw = {}, b""
         if not isinstance(self.entries, dict):
             self.entries = {}
+        if self.secret is not None and self.entries:
+            try:
+                tag = self._seal_path().read_bytes()
+            except OSError:
+                tag = b""
+            self.trusted = hmac.compare_digest(tag, _file_seal(self.secret, self.path.name, raw))
+
+    def _seal_path(self) -> Path:
+        return self.path.with_suffix(".seal")
 
     def get(self, content_key: str) -> dict | None:
-        """The entry for this file content, only when its seal verifies."""
+        """The entry for this file content, only when its seal (or the whole file's) verifies."""
         got = self.entries.get(content_key)
         ok = isinstance(got, dict) and {"file", "lines", "literals", _SEAL} <= set(got)
         if not ok or self.secret is None:
             return None
+        if self.trusted:
+            return got
         want = seal(self.secret, content_key, got)  # type: ignore[arg-type]
         if not hmac.compare_digest(str(got[_SEAL]), want):  # type: ignore[index]
             return None
@@ -108,10 +136,36 @@ class LiteralCache:
         self.dirty = True
 
     def save(self, keep: set[str]) -> None:
-        if not self.dirty:
+        """Write the entries in `keep` (the directory's current files) and the file's seal, when
+        that changes anything: a new entry, one to drop, or a file not sealed as a whole."""
+        if self.secret is None:
             return
-        data = {k: v for k, v in self.entries.items() if k in keep}
-        _write(self.path, json.dumps(data).encode("utf-8"))
+        if not self.dirty and self.trusted and set(self.entries) == keep:
+            return
+        data = json.dumps({k: v for k, v in self.entries.items() if k in keep}).encode("utf-8")
+        _write(self.path, data)
+        _write(self._seal_path(), _file_seal(self.secret, self.path.name, data))
+        _prune(self.path)
+
+
+def _file_seal(secret: bytes, name: str, data: bytes) -> bytes:
+    return hmac.new(secret, b"file\0" + name.encode() + b"\0" + data, hashlib.sha256).digest()
+
+
+def _prune(keep: Path) -> None:
+    """Remove the files of pattern libraries not written for PRUNE_DAYS (temporary
+    directories, old checkouts, an older format): the directory does not grow without end."""
+    cutoff = time.time() - PRUNE_DAYS * 86400
+    try:
+        for f in keep.parent.glob("patterns-*"):
+            if (
+                f.suffix in (".json", ".seal")
+                and f.stem != keep.stem
+                and f.stat().st_mtime < cutoff
+            ):
+                f.unlink()
+    except OSError:
+        pass
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -10,13 +10,11 @@ import functools
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import regex
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from repopilot.engine.cache import LiteralCache
 from repopilot.engine.cache import key as cache_key
@@ -31,34 +29,37 @@ SOURCE_RE = re.compile(
 )
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class MatchExample(_Strict):
+# The loaded form of a pattern file: frozen records built from data that passed the pydantic
+# schema (engine/libschema.py, the same fields) or from the sealed cache of such data, so a
+# start-up with a cached library imports neither pydantic nor yaml (issue 11).
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchExample:
     line: str
-    captures: dict[str, str] = Field(default_factory=dict)
+    captures: dict[str, str] = field(default_factory=dict)
 
 
-class ContextSpec(_Strict):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContextSpec:
     """Lines kept around the evidence: `before`/`after` counts, or `after` until `until` matches."""
 
-    before: int = Field(default=0, ge=0, le=50)
-    after: int = Field(default=0, ge=0, le=200)
+    before: int = 0
+    after: int = 0
     until: str | None = None
 
 
-class Examples(_Strict):
-    match: list[MatchExample | str] = Field(min_length=1)
-    no_match: list[str] = Field(default_factory=list, min_length=1)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Examples:
+    match: list[MatchExample | str]
+    no_match: list[str] = field(default_factory=list)
 
 
-class PatternSpec(_Strict):
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PatternSpec:
+    id: str
     category: AssignedCategory
     regex: str | list[str]
-    priority: int = Field(default=50, ge=0, le=100)
-    confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    priority: int = 50
+    confidence: float = 0.8
     title: str
     hint: str = ""
     ambiguous: bool = False
@@ -81,24 +82,30 @@ class PatternSpec(_Strict):
     reason: bool = False
     examples: Examples
 
-    @field_validator("source")
-    @classmethod
-    def _source_form(cls, v: str | None) -> str | None:
-        if v is not None and not SOURCE_RE.match(v):
-            raise ValueError("source must be an http(s) URL or `owner/repo:path`")
-        return v
 
-    @field_validator("regex")
-    @classmethod
-    def _non_empty(cls, v: str | list[str]) -> str | list[str]:
-        if not v or (isinstance(v, list) and not all(isinstance(x, str) and x for x in v)):
-            raise ValueError("regex must be a non-empty string or a list of them")
-        return v
-
-
-class PatternFile(_Strict):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PatternFile:
     ecosystem: str
     patterns: list[PatternSpec]
+
+
+def pattern_file(data: dict[str, Any]) -> PatternFile:
+    """The records from validated data (libschema.validated's output, or the cache's copy of it);
+    KeyError/TypeError when the data is not of that shape."""
+    return PatternFile(ecosystem=data["ecosystem"], patterns=[_spec(d) for d in data["patterns"]])
+
+
+def _spec(d: dict[str, Any]) -> PatternSpec:
+    ex = d["examples"]
+    examples = Examples(
+        match=[m if isinstance(m, str) else MatchExample(**m) for m in ex["match"]],
+        **({"no_match": ex["no_match"]} if "no_match" in ex else {}),
+    )
+    context = d.get("context")
+    rest = {k: v for k, v in d.items() if k not in ("examples", "context")}
+    return PatternSpec(
+        examples=examples, context=None if context is None else ContextSpec(**context), **rest
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +123,7 @@ class Pattern:
     # no fixed word, when `needle_re` (RE2, case-insensitive) matches it.
     literals: tuple[str, ...]
     needle_re: str | None = None
+    _regexes: list = field(default_factory=list, compare=False, repr=False)  # compiled, once
 
     @property
     def id(self) -> str:
@@ -128,8 +136,11 @@ class Pattern:
         return "infra" if self.spec.category in INFRA_CATEGORIES else "code"
 
     @property
-    def regexes(self) -> tuple[Any, ...]:
-        return tuple(_compiled(e, self.flags) for e in self.exprs)
+    def regexes(self) -> list[Any]:
+        got = self._regexes
+        if not got:  # (the scan asks per candidate line: compile once, then one attribute read)
+            got.extend(_compiled(e, self.flags) for e in self.exprs)
+        return got
 
     @property
     def specificity(self) -> int:
@@ -159,8 +170,10 @@ def _compile(expr: str, where: str, pid: str, flags: int = 0) -> Any:
         raise PatternError(f"{where}: pattern {pid}: invalid regex {expr!r}: {exc}") from None
 
 
-def _lines_of(node: yaml.Node) -> dict[int, int]:
+def _lines_of(node: Any) -> dict[int, int]:
     """Map pattern index -> 1-based line of its YAML mapping, for error messages."""
+    import yaml
+
     out: dict[int, int] = {}
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
@@ -170,12 +183,11 @@ def _lines_of(node: yaml.Node) -> dict[int, int]:
     return out
 
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: 10x faster than pure Python
-
-
 def _parse_yaml(text: str) -> tuple[Any, Any]:
     """One parse: the node tree (for line numbers) and the data built from it."""
-    loader = _Loader(text)
+    import yaml  # only for a file the cache does not hold: ~13 ms of start-up otherwise
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)  # libyaml: 10x faster
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
@@ -190,11 +202,16 @@ def load_file(path: Path) -> list[Pattern]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PatternError(f"{path}: cannot read: {exc}") from None
-    pf, lines = _parse_file(path, text)
-    return _build(path, pf, lines, None)
+    data, lines = _parse_file(path, text)
+    return _build(path, pattern_file(data), lines, None)
 
 
-def _parse_file(path: Path, text: str) -> tuple[PatternFile, dict[int, int]]:
+def _parse_file(path: Path, text: str) -> tuple[dict[str, Any], dict[int, int]]:
+    """The file's validated data (libschema.validated) and each pattern's line."""
+    import yaml
+
+    from repopilot.engine.libschema import validated
+
     try:
         node, data = _parse_yaml(text)
     except yaml.YAMLError as exc:
@@ -203,17 +220,7 @@ def _parse_file(path: Path, text: str) -> tuple[PatternFile, dict[int, int]]:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise PatternError(f"{path}:{line}: invalid YAML: {problem}") from None
     lines = _lines_of(node) if node is not None else {}
-    try:
-        pf = PatternFile.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = err["loc"]
-        line = 1
-        if len(loc) >= 2 and loc[0] == "patterns" and isinstance(loc[1], int):
-            line = lines.get(loc[1], 1)
-        where = ".".join(str(x) for x in loc)
-        raise PatternError(f"{path}:{line}: {where}: {err['msg']}") from None
-    return pf, lines
+    return validated(path, data, lines), lines
 
 
 def _build(
@@ -298,7 +305,7 @@ def load_library(directory: Path | str | None = None) -> list[Pattern]:
         raise PatternError(f"{root}: pattern directory not found")
     patterns: list[Pattern] = []
     seen: dict[str, str] = {}
-    cache = LiteralCache()
+    cache = LiteralCache(str(root.resolve()))
     keys: set[str] = set()
     for path in sorted(root.glob("*.yaml")) + sorted(root.glob("*.yml")):
         try:
@@ -307,22 +314,18 @@ def load_library(directory: Path | str | None = None) -> list[Pattern]:
             raise PatternError(f"{path}: cannot read: {exc}") from None
         k = cache_key(content)
         keys.add(k)
-        hit = cache.get(k)
-        if hit is not None:
-            pf = PatternFile.model_validate(hit["file"])
-            lines = {int(i): n for i, n in hit["lines"].items()}
-            loaded = _build(path, pf, lines, hit["literals"])
-        else:
+        loaded = _cached(path, cache.get(k))
+        if loaded is None:
             try:
                 text = content.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise PatternError(f"{path}: cannot read: {exc}") from None
-            pf, lines = _parse_file(path, text)
-            loaded = _build(path, pf, lines, None)
+            data, lines = _parse_file(path, text)
+            loaded = _build(path, pattern_file(data), lines, None)
             cache.put(
                 k,
                 {
-                    "file": pf.model_dump(mode="json", exclude_defaults=True),
+                    "file": data,
                     "lines": lines,
                     "literals": {p.id: list(p.literals) for p in loaded},
                 },
@@ -336,8 +339,22 @@ def load_library(directory: Path | str | None = None) -> list[Pattern]:
             patterns.append(p)
     if not patterns:
         raise PatternError(f"{root}: no patterns found")
-    cache.save(keys | set(cache.entries))
+    cache.save(keys)
     return patterns
+
+
+def _cached(path: Path, hit: dict | None) -> list[Pattern] | None:
+    """The patterns from a sealed cache entry: data that passed the schema when it was written
+    (the seal says so), so neither yaml nor pydantic is needed; None for a miss, or for an entry
+    of another shape (written before a field changed)."""
+    if hit is None:
+        return None
+    try:
+        pf = pattern_file(hit["file"])
+        lines = {int(i): n for i, n in hit["lines"].items()}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return _build(path, pf, lines, hit["literals"])
 
 
 def check_examples(p: Pattern) -> list[str]:

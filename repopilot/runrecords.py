@@ -1,0 +1,118 @@
+"""The records of a triage run that pydantic validates: proposals, rejections, origins, the
+triage result, and the run trace (DESIGN.md Contracts 4 and 5).
+
+They are read back from JSON (a run's result file, a trace, the comment's marker), so they stay
+pydantic models; `classify` never needs them, and importing pydantic costs it more start-up time
+than its whole work on a small log (issue 11), so they are apart from repopilot/records.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from repopilot.records import Origin, RejectReason, StepType, Verdict
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Proposal(Record):
+    """A validated fix: the diff exactly as the model gave it and its SHA-256 (Contract 4)."""
+
+    id: str
+    diff: str
+    sha256: str
+    files: tuple[str, ...]
+    diagnosis: str = ""
+    confidence: float = 0.0
+
+
+class Rejection(Record):
+    """Why a proposed diff was refused: a short code (`protected-path`, ...) and a detail line."""
+
+    reason: RejectReason
+    detail: str
+
+
+class OriginVerdict(Record):
+    """A failed job's origin and what it was decided from (one line), with the base-branch run
+    it points at and the run to re-run, when there are ones."""
+
+    origin: Origin
+    reason: str
+    signature: str | None = None
+    base_branch: str | None = None
+    base_run_number: int | None = None
+    base_run_url: str | None = None
+    rerun_url: str | None = None
+    requests: int = 0  # extra GitHub API requests the lookups for this run had made by then
+
+
+class TriageResult(Record):
+    """A verdict plus what escalation added (Contract 4 RESULT)."""
+
+    verdict: Verdict
+    diagnosis: str | None = None
+    escalated: bool = False
+    proposal: Proposal | None = None
+    rejected: tuple[Rejection, ...] = ()
+    trace: str | None = None
+    origin: OriginVerdict | None = None
+
+    def contract(self) -> dict[str, Any]:
+        out = self.verdict.contract()
+        if self.origin is not None:  # only where it was decided (Action, `triage --base-log`)
+            out.update(origin=self.origin.origin, origin_detail=self.origin.model_dump())
+        out.update(
+            diagnosis=self.diagnosis,
+            escalated=self.escalated,
+            proposal=(
+                None
+                if self.proposal is None
+                else {
+                    "id": self.proposal.id,
+                    "diff": self.proposal.diff,
+                    "sha256": self.proposal.sha256,
+                    "files": list(self.proposal.files),
+                }
+            ),
+            rejected=[{"reason": r.reason, "detail": r.detail} for r in self.rejected],
+            trace=self.trace,
+        )
+        return out
+
+
+class AgentStep(Record):
+    """One entry of a run trace (Contract 5)."""
+
+    step_number: int
+    timestamp: str
+    type: StepType
+    model: str | None = None
+    tool_name: str | None = None
+    arguments: Any = None
+    result: Any = None
+    error: str | None = None
+    duration_ms: float = 0.0
+
+
+class Usage(BaseModel):
+    llm_calls: int = 0
+    tool_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class RunTrace(BaseModel):
+    """The whole trace file `.runs/<run_id>.json` (Contract 5)."""
+
+    run_id: str
+    goal: str
+    started_at: str
+    finished_at: str | None = None
+    outcome: str | None = None
+    steps: list[AgentStep] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
