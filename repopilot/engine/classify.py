@@ -20,14 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from repopilot.engine.assertions import assertion_for
-from repopilot.engine.fallback import LOOKBACK, Line, anchor_for, guess, read_region
+from repopilot.engine.fallback import LOOKBACK, Line, guess
 from repopilot.engine.library import Pattern, load_library
 from repopilot.engine.order import is_wrapper, specific_before
 from repopilot.engine.passing import is_passing_test
+from repopilot.engine.region import Region
 from repopilot.engine.scan import Hit, Scanner, ScanResult
 from repopilot.engine.scansplit import eligible, split_scan
 from repopilot.engine.structure import RUNNER_EXIT, Structure, analyze
-from repopilot.logs.reader import JobLog, iter_lines, open_logs
+from repopilot.logs.reader import JobLog, open_logs
 from repopilot.logs.textnorm import annotation
 from repopilot.records import Evidence, Verdict
 from repopilot.safety.redact import redact
@@ -137,7 +138,8 @@ def _pattern_verdict(
             break
         if all(g[0].line != n for n, _ in lines):
             lines.append((g[0].line, g[0].text))
-    lead, assertion = _lead(job, res, p, first, best, st)
+    region = Region(job, res, _margin(p))
+    lead, assertion = _lead(region, p, first, best, st)
     if lead is not None:
         lines = [(lead.number, lead.text)] + [x for x in lines if x[0] != lead.number]
         lines = lines[:MAX_EVIDENCE]
@@ -155,28 +157,28 @@ def _pattern_verdict(
         captures=caps,
         kind=p.kind,  # type: ignore[arg-type]
         ambiguous=p.spec.ambiguous,
-        context=_context(job, ctx_line, anchor_for(res, ctx_line), p),
+        context=_context(region, ctx_line, p),
         assertion_first=assertion,
         **common,
     )
 
 
 def _lead(
-    job: JobLog, res: ScanResult, p: Pattern, first: Hit, best: list[Hit], st: Structure
+    region: Region, p: Pattern, first: Hit, best: list[Hit], st: Structure
 ) -> tuple[Line | None, bool]:
     """A line to put before the pattern's first hit (engine/order.py), and whether it is a
     test's assertion message."""
     if _wrapper(p, best):
-        hit_lines = {h.line for h in res.hits}
+        hit_lines = {h.line for h in region.res.hits}
         own = [(n, t) for n, t in st.script_errors if n not in hit_lines]
         if own:  # the script's own `##[error]` message says what the wrapper only reports
             return Line(own[0][0], own[0][1], False), False
         lo = max(st.start, first.line - LOOKBACK)
-        specific = specific_before(read_region(job, res, lo, first.line), first.line, lo)
+        specific = specific_before(_read(region, lo, first.line), first.line, lo)
         return specific, False
     if p.spec.category == "test_failure":
         lo = max(st.start, first.line - 600)
-        lines = read_region(job, res, lo, first.line + 40)
+        lines = _read(region, lo, first.line + 40)
         test = next((ln for ln in lines if ln.number == first.line), None)
         msg = assertion_for(test, lines) if test is not None else None
         if msg is not None:
@@ -186,15 +188,14 @@ def _lead(
 
 def _unknown_verdict(job: JobLog, res: ScanResult, st: Structure, common: dict) -> Verdict:
     lo = max(st.start, st.focus - LOOKBACK)
-    lines = read_region(job, res, lo, st.focus)
+    region = Region(job, res, DEFAULT_CONTEXT)
+    lines = _read(region, lo, st.focus)
     g = guess(lines, st.focus, st.script_errors, st.step.name if st.step else None)
     evidence = tuple(Evidence(line=ln.number, text=_safe(ln.text)) for ln in g.lines)
     if not evidence and st.step is not None and st.step.name:
         # Nothing error-like in the failing step: the command that failed is the best pointer.
         evidence = (Evidence(line=st.step.start, text=_safe(st.step.name)),)
-    context = (
-        _context(job, evidence[0].line, anchor_for(res, evidence[0].line), None) if evidence else ()
-    )
+    context = _context(region, evidence[0].line, None) if evidence else ()
     step = common.get("step")
     guessed = g.category != "unknown"
     return Verdict(
@@ -211,16 +212,32 @@ def _unknown_verdict(job: JobLog, res: ScanResult, st: Structure, common: dict) 
     )
 
 
-def _context(job: JobLog, line: int, anchor, p: Pattern | None) -> tuple[Evidence, ...]:
+def _margin(p: Pattern | None) -> tuple[int, int]:
+    """Lines of context kept before and after the evidence line."""
     spec = p.spec.context if p else None
     before, after = (spec.before, spec.after) if spec else DEFAULT_CONTEXT
-    until = p.until_re if p else None
-    if until is not None and after == 0:
+    if p is not None and p.until_re is not None and after == 0:
         after = 50
+    return before, after
+
+
+def _read(region: Region, lo: int, hi: int) -> list[Line]:
+    """Lines `lo..hi`, read from the closest chunk anchor the scan recorded before `lo`."""
+    lo = max(1, lo)
+    return region.lines(lo, hi, region.anchor_for(lo))
+
+
+def _context(region: Region, line: int, p: Pattern | None) -> tuple[Evidence, ...]:
+    before, after = _margin(p)
+    until = p.until_re if p else None
+    start = max(1, line - before)
+    anchor = region.anchor_for(line)
+    if anchor is not None and anchor[1] > start:
+        anchor = None  # the lines before the evidence start in an earlier chunk
     out = []
-    for ll in iter_lines(job, max(1, line - before), line + after, anchor=anchor):
-        out.append(Evidence(line=ll.number, text=_safe(ll.text)))
-        if until is not None and ll.number > line and _ends(until, ll.text):
+    for ln in region.lines(start, line + after, anchor):
+        out.append(Evidence(line=ln.number, text=_safe(ln.text)))
+        if until is not None and ln.number > line and _ends(until, ln.text):
             break
     return tuple(out)
 

@@ -14,16 +14,13 @@ import re
 from dataclasses import dataclass
 
 from repopilot.engine.passing import is_passing_test
-from repopilot.engine.scan import ScanResult
 from repopilot.engine.structure import RUNNER_EXIT
-from repopilot.logs.reader import JobLog, iter_chunks
-from repopilot.logs.textnorm import annotation, body, display
+from repopilot.logs.textnorm import annotation, body
 from repopilot.records import AssignedCategory, Category
 
 LOOKBACK = 400  # lines before the end of the failing step that the fallback reads
 MIN_SCORE = 3
 
-_RED = re.compile(rb"\x1b\[(?:[0-9;]*;)?(?:31|91|1;31)m")
 _ERROR_WORD = re.compile(
     r"(?i)\b(?:error|errors|fatal|failed|failure|fails|exception|panic|denied|refused|"
     r"abort(?:ed)?|cannot|can't|could not|unable to|not found|no such|invalid|unexpected|"
@@ -110,33 +107,6 @@ class Guess:
     lines: tuple[Line, ...]
     category: Category
     confidence: float
-
-
-def anchor_for(res: ScanResult, line: int) -> tuple[int, int] | None:
-    """The latest chunk anchor the scan recorded at or before `line` (None: read from the top)."""
-    anchors = [h.anchor for h in res.hits] + [g[2] for q in res.generic.values() for g in q]
-    usable = [a for a in anchors if a[1] <= line]
-    return max(usable, key=lambda a: a[1]) if usable else None
-
-
-def read_region(job: JobLog, res: ScanResult, lo: int, hi: int) -> list[Line]:
-    """Lines `lo..hi` of the job, read from the closest chunk anchor the scan recorded."""
-    lo = max(1, lo)
-    out: list[Line] = []
-    for chunk in iter_chunks(job, anchor_for(res, lo), gha_steps=False):
-        data = chunk.data
-        total = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-        if chunk.first_line + total <= lo:
-            continue
-        need = min(total, hi - chunk.first_line + 1)  # split no further than `hi`
-        raw_lines = data.split(b"\n", need)[:need]
-        start = max(0, lo - chunk.first_line)
-        for i in range(start, len(raw_lines)):
-            raw = raw_lines[i]
-            out.append(Line(chunk.first_line + i, display(raw), bool(_RED.search(raw))))
-        if need < total or chunk.first_line + need > hi:
-            return out  # `hi` reached: the rest of the log is not read
-    return out
 
 
 HEADER_MAX = 300  # lines of a step's script echo; past this, a missing ##[endgroup] is assumed

@@ -15,6 +15,7 @@ from collections import deque
 
 from repopilot.engine.scan import MAX_HITS, Hit, Scanner, ScanResult
 from repopilot.logs.reader import JobLog, iter_chunks
+from repopilot.safety.masks import registered_masks, remember_values
 
 MIN_SPLIT = 24 << 20  # below this, forking costs more than it saves
 
@@ -62,12 +63,16 @@ def _pack(scanner: Scanner, res: ScanResult) -> bytes:
             res.failure_marker,
             res.timeouts,
             res.lines,
+            registered_masks(),  # the child's half registered them; the parent redacts
         )
     )
 
 
 def _merge(scanner: Scanner, res: ScanResult, packed: bytes, shift: int) -> ScanResult:
-    steps, hits, generic, errors, exits, success, failure, timeouts, lines = pickle.loads(packed)
+    steps, hits, generic, errors, exits, success, failure, timeouts, lines, masks = pickle.loads(
+        packed
+    )
+    remember_values(masks)
     base = len(res.steps)  # the child's step -1 is the parent's last step
     res.steps.extend((line + shift, name) for line, name in steps)
     merged = deque(res.hits, maxlen=MAX_HITS)

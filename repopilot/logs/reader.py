@@ -331,6 +331,7 @@ def iter_chunks(
     anchor: tuple[int, int] | None = None,
     gha_steps: bool = True,
     stop: int | None = None,
+    reread: bool = False,
 ) -> Iterator[Chunk]:
     """The job log as chunks of whole lines with their step boundaries.
 
@@ -338,6 +339,9 @@ def iter_chunks(
     the read there instead of at the top (step names before it are then unknown).
     `gha_steps=False` skips finding `##[group]Run` steps of raw GitHub logs: the scanner sees
     those lines anyway and saves a pass over the log.
+    `reread=True`: a read of lines the scan has already seen (evidence context, a lookback):
+    no step boundaries of raw or plain logs (gh's step column still comes) and no `::add-mask::`
+    registration (the scan registered the whole log's values), two passes saved per chunk.
     """
     offset0, line = anchor or (0, 1)
     state: list = [None, True]
@@ -353,12 +357,15 @@ def iter_chunks(
                 chunk = _ghcli_rewrite(data, line, state, job.job_filter)
                 chunk.offset = offset + offset0
             else:
-                if job.fmt == "gha":
+                if reread:
+                    steps = []
+                elif job.fmt == "gha":
                     steps = _gha_steps(data, line) if gha_steps else []
                 else:
                     steps = _plain_steps(data, line)
                 chunk = Chunk(line, offset + offset0, data, steps)
-            _register_masks(data)
+            if not reread:
+                _register_masks(data)
             yield chunk
             line += chunk.n_newlines if chunk.n_newlines is not None else data.count(b"\n")
 

@@ -58,6 +58,10 @@ class _Registry:
     def pattern(self) -> re.Pattern[str] | None:
         return self._pattern
 
+    @property
+    def values(self) -> frozenset[str]:
+        return self._values
+
 
 _REGISTRY = _Registry()
 
@@ -79,6 +83,17 @@ def remember_masks(text: str) -> None:
     found = mask_values(text)
     if found:
         _REGISTRY.add(found)
+
+
+def registered_masks() -> frozenset[str]:
+    """Every value registered so far (a forked scan hands its half's values to the parent)."""
+    return _REGISTRY.values
+
+
+def remember_values(values: frozenset[str]) -> None:
+    """Register values `registered_masks` returned in another process."""
+    if values:
+        _REGISTRY.add(set(values))
 
 
 def forget_masks() -> None:
