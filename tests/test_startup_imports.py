@@ -37,6 +37,7 @@ from repopilot.engine.library import (
     default_dir,
     load_file,
     load_library,
+    pattern_file,
 )
 from repopilot.records import Evidence, Verdict
 from repopilot.runrecords import TriageResult
@@ -100,25 +101,22 @@ def test_the_cli_lists_its_commands_without_importing_them(tmp_path):
 # ------------------------------------------------------------------ the library's records
 
 
-def _fields_of_model(model) -> list[tuple[str, object]]:
-    out = []
+def _fields_of_model(model) -> dict[str, object]:
+    out: dict[str, object] = {}
     for name, info in model.model_fields.items():
         default = info.default_factory() if info.default_factory else info.default
-        out.append((name, "required" if info.is_required() else default))
+        out[name] = "required" if info.is_required() else default
     return out
 
 
-def _fields_of_record(record) -> list[tuple[str, object]]:
-    out = []
-    for f in dataclasses.fields(record):
-        if f.default_factory is not dataclasses.MISSING:
-            default = f.default_factory()
-        elif f.default is dataclasses.MISSING:
-            default = "required"
-        else:
-            default = f.default
-        out.append((f.name, default))
-    return out
+def _fields_of_record(record) -> dict[str, object]:
+    # A list or dict default is filled in by library._spec (a NamedTuple default is shared):
+    # `[]` / `{}` stand for it here.
+    filled = {"captures": {}, "no_match": []}
+    return {
+        name: record._field_defaults.get(name, filled.get(name, "required"))
+        for name in record._fields
+    }
 
 
 @pytest.mark.unit
@@ -134,6 +132,17 @@ def _fields_of_record(record) -> list[tuple[str, object]]:
 )
 def test_the_schema_and_the_loaded_records_have_the_same_fields(model, record):
     assert _fields_of_model(model) == _fields_of_record(record)
+
+
+@pytest.mark.unit
+def test_a_spec_without_the_defaults_gets_them_and_its_own_lists():
+    data = {"id": "x.y", "category": "network", "regex": "boom", "title": "t",
+            "examples": {"match": ["boom", {"line": "boom 2"}]}}  # fmt: skip
+    a, b = (pattern_file({"ecosystem": "e", "patterns": [data]}).patterns[0] for _ in range(2))
+    assert (a.priority, a.confidence, a.context, a.examples.no_match) == (50, 0.8, None, [])
+    assert a.examples.match == ["boom", MatchExample("boom 2", {})]
+    assert a.examples.no_match is not b.examples.no_match
+    assert a.examples.match[1].captures is not b.examples.match[1].captures
 
 
 @pytest.mark.unit
