@@ -10,7 +10,6 @@ fails, the caller scans serially.
 from __future__ import annotations
 
 import os
-import pickle
 from collections import deque
 
 from repopilot.engine.scan import MAX_HITS, Hit, Scanner, ScanResult
@@ -49,6 +48,8 @@ def _run(scanner: Scanner, job: JobLog, anchor, stop) -> tuple[ScanResult, int]:
 
 
 def _pack(scanner: Scanner, res: ScanResult) -> bytes:
+    import pickle  # only a split scan (a large log) needs it: start-up stays small
+
     index = {id(p): i for i, p in enumerate(scanner.patterns)}
     hits = [(index[id(h.pattern)], h.line, h.text, h.captures, h.step, h.anchor) for h in res.hits]
     generic = {k: list(v) for k, v in res.generic.items()}
@@ -69,6 +70,8 @@ def _pack(scanner: Scanner, res: ScanResult) -> bytes:
 
 
 def _merge(scanner: Scanner, res: ScanResult, packed: bytes, shift: int) -> ScanResult:
+    import pickle
+
     steps, hits, generic, errors, exits, success, failure, timeouts, lines, masks = pickle.loads(
         packed
     )
