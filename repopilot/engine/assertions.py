@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from repopilot.engine.fallback import Line
+from repopilot.engine.linescore import Line
 from repopilot.logs.textnorm import body
 
 AFTER = 40  # lines after a test's line where its message may be printed
@@ -151,6 +151,14 @@ def assertion_for(test: Line, lines: list[Line]) -> Line | None:
             if _JEST_MSG.match(t) and not t.strip().startswith("expect("):
                 return ln
     return None
+
+
+def reads_above(test_text: str) -> bool:
+    """Whether `assertion_for` looks above the test's line for this test (pytest's section, the
+    output `go test -v` printed while the test ran, bun's error): for every other runner only the
+    AFTER lines below it matter, and a caller need not read the rest."""
+    text = body(test_text)
+    return bool(_GO_FAIL.match(text) or _PYTEST_FAILED.match(text)) or text.startswith("(fail) ")
 
 
 def _first_text(lines: list[Line]) -> Line | None:

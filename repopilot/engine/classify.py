@@ -13,15 +13,17 @@ Order of decisions:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from repopilot.engine.assertions import assertion_for
-from repopilot.engine.fallback import LOOKBACK, Line, guess
+from repopilot.engine.assertions import assertion_for, reads_above
+from repopilot.engine.fallback import LOOKBACK, guess
 from repopilot.engine.library import Pattern, load_library
+from repopilot.engine.linescore import Line
 from repopilot.engine.order import is_wrapper, specific_before
 from repopilot.engine.passing import is_passing_test
 from repopilot.engine.region import Region
@@ -31,6 +33,7 @@ from repopilot.engine.structure import RUNNER_EXIT, Structure, analyze
 from repopilot.logs.reader import JobLog, open_logs
 from repopilot.logs.textnorm import annotation
 from repopilot.records import Evidence, Verdict
+from repopilot.safety.masks import registered_masks
 from repopilot.safety.redact import redact
 
 BOILERPLATE = RUNNER_EXIT
@@ -178,8 +181,11 @@ def _lead(
         return specific, False
     if p.spec.category == "test_failure":
         lo = max(st.start, first.line - 600)
-        lines = _read(region, lo, first.line + 40)
+        wide = reads_above(first.text)  # a guess from the hit: the line read decides below
+        lines = _read(region, lo if wide else first.line, first.line + 40)
         test = next((ln for ln in lines if ln.number == first.line), None)
+        if test is not None and not wide and reads_above(test.text):
+            lines = _read(region, lo, first.line + 40)
         msg = assertion_for(test, lines) if test is not None else None
         if msg is not None:
             return msg, True
@@ -251,6 +257,18 @@ def _ends(until, text: str) -> bool:
 
 def _safe(text: str) -> str:
     """Log text leaves the engine with secrets redacted: verdicts are printed, posted, traced."""
+    # Evidence lines are context lines too, and logs repeat lines: each short text is redacted
+    # once per set of registered mask values (a value registered later changes the answer).
+    if len(text) > MEMO_CHARS:
+        return redact(text).text
+    return _redacted(text, registered_masks())
+
+
+MEMO_CHARS = 512  # the memo holds at most 2048 texts this long: a few MB at worst
+
+
+@functools.lru_cache(maxsize=2048)
+def _redacted(text: str, masks: frozenset[str]) -> str:
     return redact(text).text
 
 

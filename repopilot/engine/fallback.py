@@ -1,11 +1,7 @@
 """What to point at when no pattern decides: the last block of error-looking lines before the
-failing command ended, scored by generic signals only (no tool, no project).
-
-Signals: error words, exception names, `file:line[:col]` locations, ANSI red, `Error:`/`error:`/
-`fatal:` prefixes, a script's own `##[error]` message, and closeness to the end of the step.
-Penalties: warnings, command echoes, the runner's exit line, wrapper lines that only say a command
-failed. The category is a guess from keyword families (disk, permission, network, timeout,
-not-found) and says so with a low confidence.
+failing command ended, scored by generic signals only (no tool, no project; engine/linescore.py),
+a script's own `##[error]` message first. The category is a guess from keyword families (disk,
+permission, network, timeout, not-found) and says so with a low confidence.
 """
 
 from __future__ import annotations
@@ -13,49 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from repopilot.engine.passing import is_passing_test
-from repopilot.engine.structure import RUNNER_EXIT
-from repopilot.logs.textnorm import annotation, body
+from repopilot.engine.linescore import Line, score
+from repopilot.logs.textnorm import body
 from repopilot.records import AssignedCategory, Category
 
 LOOKBACK = 400  # lines before the end of the failing step that the fallback reads
 MIN_SCORE = 3
-
-_ERROR_WORD = re.compile(
-    r"(?i)\b(?:error|errors|fatal|failed|failure|fails|exception|panic|denied|refused|"
-    r"abort(?:ed)?|cannot|can't|could not|unable to|not found|no such|invalid|unexpected|"
-    r"undefined|missing|timed out|killed|segmentation fault|traceback)\b|\berr!"
-)
-_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Failure|Fault)\b")
-_LOCATION = re.compile(r"[\w./\\-]+\.\w{1,6}[:(]\d+(?:[:,]\d+)?\)?")
-_PREFIX = re.compile(
-    r"^\s*(?:\[?(?:error|fatal|ERROR|FATAL|Error|E)\]?(?:\[[\w-]+\])?[:!]\s|✖|✗|×|"
-    r"(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): )"
-)
-_WARNING = re.compile(r"(?i)^\s*(?:\[?warn(?:ing)?\]?[:!\s]|npm warn|deprecat)")
-_NEGATED = re.compile(r"(?i)\b(?:0|no|zero) (?:errors?|failures?|failed)\b|\berrors?: 0\b")
-_ECHO = re.compile(r"^(?:\+ |\$ |##\[group\]|##\[endgroup\]|Run |shell: |  [A-Z_]+: )")
-# End-of-build markers and exit reports: they say that it failed, never why.
-_MARKER = re.compile(
-    r"^(?:Finished: [A-Z]+|Done\. Your build exited with|The command \".*\" exited with|"
-    r"\[Pipeline\] |Build step '.*' marked build as failure)"
-)
-# Lines that only say a command failed: the cause is above them.
-WRAPPER = re.compile(
-    r"Execution failed for task '|^FAILURE: Build failed with an exception|^\* What went wrong:|"
-    r"^BUILD FAILED\b|ELIFECYCLE|ERR_PNPM_\w*FAIL|"
-    r"^npm (?:ERR!|error) (?:Test failed\.|code ELIFECYCLE|errno -?\d|Failed at the |"
-    r"A complete log of this run|This is probably not a problem|Lifecycle script |\s*command (?:sh|failed)|"
-    r"\S+@\S+ [\w:-]+: `|path \S|workspace |location )|"
-    r"^error Command failed with exit code \d+|^info Visit https://(?:yarnpkg|classic\.yarnpkg)|"
-    r"\b(?:step script|script|command|process|subprocess) (?:exited|returned|failed) with "
-    r"(?:exit )?(?:code|status) -?\d+|^ERROR: Job failed: |"
-    r"^make(?:\[\d+\])?: \*\*\* .*Error \d+|^ninja: build stopped|"
-    r"^error: could not compile `|^error: Recipe `|^Error: Command failed: |"
-    r"^(?:ERROR: )?Failed (?:building wheel for|to build) |error: subprocess-exited-with-error|"
-    r"^Error: Process completed with exit code|^\[ERROR\] Failed to execute goal .*There are test failures|"
-    r"^\[ERROR\] (?:-> \[Help 1\]|Re-run Maven|To see the full stack trace|For more information about)"
-)
 
 _FAMILIES: tuple[tuple[AssignedCategory, re.Pattern[str]], ...] = (
     (
@@ -94,13 +53,6 @@ _FAMILIES: tuple[tuple[AssignedCategory, re.Pattern[str]], ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class Line:
-    number: int
-    text: str  # display text
-    red: bool  # the raw line was coloured red (ANSI)
-
-
-@dataclass(frozen=True, slots=True)
 class Guess:
     """The fallback's pick: evidence lines (best first) and a category guess, or `unknown`."""
 
@@ -127,37 +79,6 @@ def without_echo(lines: list[Line]) -> list[Line]:
         if ln.number > until:
             out.append(ln)
     return out
-
-
-def score(line: Line, end: int, span: int) -> float:
-    """Generic error-ness of one line (0 when it cannot be evidence)."""
-    text = body(line.text).strip()
-    if not text or RUNNER_EXIT.match(line.text) or is_passing_test(line.text):
-        return 0.0
-    if _ECHO.match(line.text) or _NEGATED.search(text) or _MARKER.match(text):
-        return 0.0
-    s = 0.0
-    if annotation(line.text) == "error":
-        s += 4
-    if _PREFIX.match(text):
-        s += 3
-    if _ERROR_WORD.search(text):
-        s += 2
-    if _EXCEPTION.search(text):
-        s += 2
-    if _LOCATION.search(text):
-        s += 1.5
-    if line.red:
-        s += 1
-    if s == 0:
-        return 0.0
-    if _WARNING.match(text) or annotation(line.text) == "warning":
-        s -= 3
-    if WRAPPER.search(text):
-        s -= 2.5
-    # Closer to the end of the step is likelier the cause (at most one point).
-    s += max(0.0, 1.0 - (end - line.number) / max(span, 1))
-    return s
 
 
 def best_block(lines: list[Line], end: int) -> list[tuple[float, Line]]:

@@ -14,12 +14,13 @@ Two rules over a pattern verdict's lines, both from the tools' documented output
 
 from __future__ import annotations
 
-from repopilot.engine.fallback import WRAPPER, Line, best_block, without_echo
+from repopilot.engine.fallback import best_block, without_echo
+from repopilot.engine.linescore import Line, says_wrapper
 from repopilot.logs.textnorm import body
 
 
 def is_wrapper(text: str) -> bool:
-    return bool(WRAPPER.search(body(text).strip()))
+    return says_wrapper(body(text).strip())
 
 
 def specific_before(lines: list[Line], wrapper_line: int, start: int) -> Line | None:

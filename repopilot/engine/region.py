@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from repopilot.engine.fallback import Line
+from repopilot.engine.linescore import Line
 from repopilot.engine.scan import ScanResult
 from repopilot.logs.reader import JobLog, iter_chunks
 from repopilot.logs.textnorm import MAX_LINE, display

@@ -253,12 +253,18 @@ def redact(text: str) -> Redacted:
         text = _redact_pem(text, seen)
     text = apply_wrapped(text, seen.mark)
     for kind, pattern in _TOKENS:
-        text = pattern.sub(_marker(kind, seen), text)
+        if pattern.search(text) is not None:  # a search is cheaper than a sub that finds nothing
+            text = pattern.sub(_marker(kind, seen), text)
+    hay = _lower(text)
     for kind, pattern in _NAMED:
+        if pattern.search(hay) is None:
+            continue  # most texts name no secret: no splice to build
         text = _splice(text, kind, pattern, seen)
-    text = _CANDIDATE.sub(
-        lambda m: seen.mark("high-entropy") if looks_random(m.group(0)) else m.group(0), text
-    )
+        hay = _lower(text)
+    if _CANDIDATE.search(text) is not None:
+        text = _CANDIDATE.sub(
+            lambda m: seen.mark("high-entropy") if looks_random(m.group(0)) else m.group(0), text
+        )
     return Redacted(text, sum(seen.kinds.values()), tuple(sorted(seen.kinds)))
 
 
