@@ -10,7 +10,7 @@ import functools
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +116,7 @@ class Pattern:
     # no fixed word, when `needle_re` (RE2, case-insensitive) matches it.
     literals: tuple[str, ...]
     needle_re: str | None = None
+    _regexes: list = field(default_factory=list, compare=False, repr=False)  # compiled, once
 
     @property
     def id(self) -> str:
@@ -128,8 +129,11 @@ class Pattern:
         return "infra" if self.spec.category in INFRA_CATEGORIES else "code"
 
     @property
-    def regexes(self) -> tuple[Any, ...]:
-        return tuple(_compiled(e, self.flags) for e in self.exprs)
+    def regexes(self) -> list[Any]:
+        got = self._regexes
+        if not got:  # (the scan asks per candidate line: compile once, then one attribute read)
+            got.extend(_compiled(e, self.flags) for e in self.exprs)
+        return got
 
     @property
     def specificity(self) -> int:

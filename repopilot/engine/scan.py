@@ -25,6 +25,7 @@ from repopilot.logs.reader import Chunk, JobLog, iter_chunks
 from repopilot.logs.textnorm import annotation, body, display
 
 if TYPE_CHECKING:
+    from repopilot.engine.hsline import Decided
     from repopilot.engine.setmatch import SetMatcher
 
 _ANSI_B = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -243,23 +244,35 @@ class Scanner:
         res: ScanResult,
         sets: SetMatcher | None = None,
         raw_hits: set[int] | None = None,
+        pre: tuple[str, Decided | None] | None = None,
         candidate: bool = False,
     ) -> None:
         """One line. A line the literal scan would not have chosen (`candidate` unknown) is
-        ignored. With `sets`, `raw_hits` are the patterns whose raw form matched this ASCII line
-        (None: a non-ASCII line, every prefiltered pattern is tried): only those are tried."""
+        ignored. With `sets`, `raw_hits` are the patterns whose raw form matched this line (None:
+        a line raw forms prove nothing about: every prefiltered pattern is tried, as on the
+        per-pattern path), and the set engine chooses what `regex` confirms."""
         if not candidate and self._scan.search(raw) is None:
             return
-        text = display(raw)
+        text = display(raw) if pre is None else pre[0]
         if text.startswith("##[group]Run "):  # a step of a raw GitHub log (see iter_chunks)
             res.steps.append((number, text[len("##[group]") :].strip()[:200]))
             step = len(res.steps) - 1
         matchable = body(text)
-        found = self._set.Match(matchable) or ()
-        # An annotation whose body holds no needle (`##[error]Size limit exceeded`) still counts:
-        # the chunk scan found it by its marker, which `body` removed.
-        if not found and not self.always and not text.startswith("##["):
-            return
+        direct: frozenset[int] | set[int] = frozenset()
+        if sets is not None and raw_hits is not None:
+            # one RE2 set over every pattern's line form decides (engine/setmatch.py)
+            todo, direct, generic = sets.select(matchable, raw_hits, pre[1] if pre else None)
+        else:
+            found = self._set.Match(matchable) or ()
+            # An annotation whose body holds no needle (`##[error]Size limit exceeded`) still
+            # counts: the chunk scan found it by its marker, which `body` removed.
+            if not found and not self.always and not text.startswith("##["):
+                return
+            todo = set(self.always)
+            generic = False
+            for i in found:
+                todo.update(self.by_lit[i])
+                generic = generic or i in self._generic
         low = matchable.lower()
         if text.startswith("##[group]Run "):
             res.header_until = number + HEADER_MAX
@@ -270,18 +283,11 @@ class Scanner:
         self._signals(text, low, number, step, res)
         if number <= res.header_until:
             return  # the runner echoing the step's script: it says what will run, not what failed
-        todo: set[int] = set(self.always)
-        generic = False
-        for i in found:
-            todo.update(self.by_lit[i])
-            generic = generic or i in self._generic
         if generic:
             res.generic.setdefault(step, self._generic_deque()).append((number, text, anchor))
+        if not todo:
+            return
         name = res.steps[step][1] if step >= 0 else None
-        direct: set[int] = set()
-        if sets is not None and raw_hits is not None:
-            direct = raw_hits & sets.direct_ids
-            todo &= raw_hits | sets.slow_ids
         for i in sorted(todo):
             p = self.patterns[i]
             if res.timeouts and res.timeouts.get(p.id, 0) >= MAX_TIMEOUTS:
@@ -289,13 +295,9 @@ class Scanner:
             # A log without steps (before the first one, or a plain log) cannot rule a pattern out.
             if p.step_re is not None and name is not None and not self._step_ok(p, name, res):
                 continue
-            if sets is not None and raw_hits is not None and i not in sets.slow_ids:
-                # the RE2 line form (anchored, never narrower than the pattern) rules most out
-                if not sets.decides(i, matchable):
-                    continue
-                if i in direct:  # exact in RE2 and nothing to capture: no `regex` needed
-                    res.hits.append(Hit(p, number, text, {}, step, anchor))
-                    continue
+            if i in direct:  # exact in RE2 and nothing to capture: no `regex` needed
+                res.hits.append(Hit(p, number, text, {}, step, anchor))
+                continue
             m = self._confirm(p, matchable, res)
             if m is not None:
                 caps = {k: v for k, v in m.groupdict().items() if v is not None}
