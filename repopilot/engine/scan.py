@@ -1,11 +1,12 @@
 """One streaming pass over a job log: which patterns match which lines, and the failure signals.
 
-Two engines, the same results. The default, `set` (engine/setmatch.py), translates every
-pattern to RE2 and finds, in one pass per chunk, the lines some pattern can match; one RE2
-`Set.Match` per such line says which, and the `regex` engine confirms only where RE2 cannot
-decide alone. `reference` (`REPOPILOT_SCAN_ENGINE=reference`), the original path: raw chunks are
-searched for every pattern's required literals with one RE2 alternation and each candidate line
-is confirmed pattern by pattern with `regex` under a timeout; tests compare the two.
+Two engines, the same results. The default, `set` (engine/setmatch.py): per chunk, one
+Hyperscan pass over the raw bytes selects the lines some pattern can match, and a second pass
+over those lines' matchable texts says which patterns match each; the `regex` engine runs only
+where captures are kept or Hyperscan cannot decide. `reference` (`REPOPILOT_SCAN_ENGINE=
+reference`, and the path wherever Hyperscan is not installed): raw chunks are searched for every
+pattern's required literals with one RE2 alternation and each candidate line is confirmed
+pattern by pattern with `regex` under a timeout; tests compare the two.
 Memory is bounded: hits and generic error lines are kept in capped structures, never the log.
 """
 
@@ -112,10 +113,9 @@ Engine = Literal["set", "reference"]
 
 
 def default_engine() -> Engine:
-    """`REPOPILOT_SCAN_ENGINE` (`set` or `reference`), else `reference`: the set engine's
-    Hyperscan pass was seen to miss a match (see engine/hsfind.py), so it is opt-in until a
-    Hyperscan without that bug (or a proof for the workaround) is there."""
-    return "set" if os.environ.get("REPOPILOT_SCAN_ENGINE") == "set" else "reference"
+    """`REPOPILOT_SCAN_ENGINE=reference` asks for the per-pattern path; else the set engine
+    (which itself takes the per-pattern path where Hyperscan is not installed)."""
+    return "reference" if os.environ.get("REPOPILOT_SCAN_ENGINE") == "reference" else "set"
 
 
 class Scanner:

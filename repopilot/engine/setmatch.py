@@ -1,19 +1,21 @@
-"""The set engine: which patterns match a line, for all patterns at once.
+"""The set engine: which patterns match which lines of a chunk, for all patterns at once.
 
 Most lines of a real log hold some pattern's literal (`error`, `failed`, a tool's name) without
-being a failure, so confirming candidates pattern by pattern is what made the scan slow. Here
-every pattern's regex is translated to RE2 (engine/re2form.py), and per candidate line ONE
-`re2.Set.Match` says which patterns match; the `regex` engine (with its timeout) then runs only
-for patterns that keep captures, whose RE2 form is wider than the pattern (lookarounds, atomic
-groups), that have no RE2 form (the slow path), or on non-ASCII lines.
-Which lines are candidates: with Hyperscan (engine/hsfind.py), the lines some pattern's raw form
-matches, a runner signal, non-ASCII lines, and of the lines only an error-like word selects,
-the last 48 per step (all that ScanResult keeps); without it, the literal prefilter's lines.
-Opt-in (`REPOPILOT_SCAN_ENGINE=set`): by construction it selects every line the per-pattern
-path would act on, but Hyperscan 5.4 (the `hyperscan` 0.9.1 wheel) misses some matches in a
-database of the whole library, so on the shared corpus a few hits differ. hsfind checks each
-pattern's own examples and routes the ones it misses by their prefilter; tests/
-test_setmatch_equal.py compares the two paths (the full comparisons run when opted in).
+being a failure, so confirming candidates pattern by pattern was what made the scan slow. Here
+every pattern is translated (engine/re2form.py, engine/plainform.py) and two Hyperscan passes
+do the work per chunk: the first, over the raw bytes (engine/hsfind.py), selects the lines some
+pattern's raw form matches, a runner signal, and lines holding an error-like word (of which
+only the last 48 per step are read: all that ScanResult keeps); the second, over the selected
+lines' matchable texts joined (engine/hsline.py), says exactly which patterns match each plain
+line (tabs and printable ASCII). `regex`, with its timeout, then runs only for patterns that keep
+captures, whose Hyperscan form is wider than the pattern (lookarounds, atomic groups), that have
+no form, and on the few lines that are not plain.
+Same results as the per-pattern path by construction (raw forms are never narrower than their
+pattern, plain forms are exact or marked inexact). Hyperscan 5.4 (the `hyperscan` 0.9.1 wheel)
+was seen to miss matches in large databases with some narrow classes, so both passes check every
+pattern's own examples at several offsets when they are built, and leave the patterns they miss
+to their prefilter and `regex`; tests/test_setmatch_equal.py compares the two paths on the
+fixtures and on the shared corpus.
 """
 
 from __future__ import annotations
