@@ -8,7 +8,6 @@ markers, line count) and same verdicts, on the tests' own fixture logs and on ev
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 
 import pytest
@@ -24,13 +23,6 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 needs_hyperscan = pytest.mark.skipif(
     importlib.util.find_spec("hyperscan") is None,
     reason="hyperscan is not installed: the set engine falls back to the reference path",
-)
-# The set engine is opt-in: Hyperscan 5.4 (the hyperscan 0.9.1 wheel) misses some matches in a
-# database of the whole library (cilint.spelling.codespell on a corpus line it reports when
-# compiled alone). These comparisons show it; they run when the engine is asked for.
-opted_in = pytest.mark.skipif(
-    os.environ.get("REPOPILOT_SCAN_ENGINE") != "set",
-    reason="set engine not requested (REPOPILOT_SCAN_ENGINE=set): known Hyperscan misses",
 )
 
 
@@ -87,14 +79,12 @@ def test_same_findings_on_the_fixture_logs_with_the_fixture_library():
 
 
 @needs_hyperscan
-@opted_in
 @pytest.mark.unit
 def test_same_findings_on_the_fixture_logs_with_the_full_library():
     assert compare(*engines(None), fixture_logs()) >= 8
 
 
 @needs_hyperscan
-@opted_in
 @pytest.mark.unit
 def test_same_findings_where_raw_lines_and_matchable_text_differ(tmp_path):
     """Timestamps, markers, CR progress lines, BuildKit prefixes, leftover escapes, non-ASCII
@@ -119,7 +109,6 @@ def test_same_findings_where_raw_lines_and_matchable_text_differ(tmp_path):
 
 
 @needs_hyperscan
-@opted_in
 @pytest.mark.corpus
 def test_same_findings_and_verdicts_on_the_whole_shared_corpus():
     if not CORPUS.is_dir():

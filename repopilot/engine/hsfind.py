@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from repopilot.engine import cache
 from repopilot.engine.library import Pattern
+from repopilot.engine.re2form import WEIRD_BYTES
 
 if TYPE_CHECKING:
     from repopilot.engine.setmatch import Route
@@ -39,7 +40,7 @@ class _Spec:
     flags: list[int]
     owner: list[int]  # id -> index of the pattern it stands for (-1: a signal or a word)
     generic0: int  # ids from here on: generic words
-    weird: int  # the id of the non-ASCII / escape line expression
+    weird: int  # the id of the escape / case-folding line expression
 
 
 def _spec(
@@ -73,7 +74,10 @@ def _spec(
     for g in generic:
         exprs.append(_literal(g))
         flags.append(ml | ci)
-    exprs.append(r"[\x1b\x80-\xff]")
+    # lines whose raw forms prove nothing (engine/re2form.py): an escape sequence that display
+    # removes, or a character that folds to an ASCII letter under IGNORECASE
+    weird = ["\\x1b", *("".join(f"\\x{b:02x}" for b in w) for w in WEIRD_BYTES)]
+    exprs.append("(?:" + "|".join(weird) + ")")
     flags.append(ml)
     encoded = [(e + _TAIL).encode("ascii") for e in exprs]
     return _Spec(encoded, flags, owner, generic0, len(exprs) - 1)
@@ -85,8 +89,9 @@ class HSFinder:
         self.unsafe = unsafe  # patterns selected by their prefilter (see _missed)
 
     def find(self, data: bytes) -> tuple[dict[int, set[int] | None], list[int]]:
-        """{line start: the patterns whose raw form matched there, or None for a non-ASCII
-        line (where raw forms prove nothing)} and the sorted starts of generic lines."""
+        """{line start: the patterns whose raw form matched there, or None for a line whose
+        raw forms prove nothing (an escape, a character folding to ASCII)} and the sorted
+        starts of generic lines."""
         if not data.endswith(b"\n"):
             data += b"\n"
         att: list[tuple[int, int]] = []

@@ -4,11 +4,16 @@ Two forms of one expression, from Python's own parse tree of it:
 - `line`: for one matchable line of ASCII text, in RE2. Exact where RE2 has the feature; a
   lookaround is dropped and an atomic group or possessive repeat loses its atomicity, which makes
   the form match MORE lines than the pattern (never fewer), and the result says it is not exact.
-- `raw`: for the raw bytes of an ASCII log line, in the syntax RE2 and Hyperscan share: the line
-  still holds its timestamp, its `##[error]` marker or the text before a carriage return, so
-  every zero-width assertion is dropped, and no class matches a newline. The matchable text is a
-  substring of such a line, so the form matches every raw ASCII line whose matchable text the
-  pattern matches. None when the pattern needs a non-ASCII character.
+- `raw`: for the raw UTF-8 bytes of a log line, in the syntax RE2 and Hyperscan share (bytes, no
+  UTF-8 mode): the line still holds its timestamp, its `##[error]` marker or the text before a
+  carriage return, so every zero-width assertion is dropped, and no class matches a newline. The
+  matchable text is a substring of such a line, so the form matches every raw line whose
+  matchable text the pattern matches. Where the pattern could match a non-ASCII character (`.`,
+  a category, a negated class, a non-ASCII member), the form also takes a run of 1-4 bytes of
+  \x80-\xff: one character, or one U+FFFD per undecodable byte. On ASCII text that alternative
+  never applies, so the form is as narrow there as before. Not covered: the three non-ASCII
+  characters that fold to ASCII letters under IGNORECASE (`WEIRD_BYTES`): lines holding them are
+  for the per-pattern path.
 An expression the parser rejects (`regex`-only syntax), or one with a backreference, a
 conditional, or a repeat count over RE2's limit, has no RE2 form: `Untranslatable` says why.
 """
@@ -22,6 +27,7 @@ import warnings
 from dataclasses import dataclass
 
 RE2_MAX_REPEAT = 1000
+RAW_COUNTED = 16  # (raw forms) a counted run of one class up to this stays counted
 # Python's str `\s` on ASCII: RE2's `\s` lacks \v and the four separator controls.
 _SPACE = r"\t\n\x0b\x0c\r \x1c-\x1f"
 _RAW_CATS = {
@@ -53,14 +59,16 @@ class Untranslatable(Exception):
     """The expression has no RE2 form; the message says why (shown by `patterns lint`)."""
 
 
-class _NeverAscii(Exception):
-    """This part needs a non-ASCII character: it cannot match an ASCII line."""
+# UTF-8 of U+0130, U+017F and U+212A: `regex` matches them with `(?i)i`, `(?i)s` and `(?i)k`.
+WEIRD_BYTES = (b"\xc4\xb0", b"\xc5\xbf", b"\xe2\x84\xaa")
+_HIGH = r"\x80-\xff"
+_CHAR = r"[\x80-\xff]{1,4}"  # one non-ASCII character (or one undecodable byte) as bytes
 
 
 @dataclass(frozen=True, slots=True)
 class RE2Form:
     line: str
-    raw: str | None  # None: it matches no ASCII line (only the non-ASCII path can see it)
+    raw: str | None  # None only in caches written before raw forms covered non-ASCII lines
     exact: bool  # `line` matches exactly the ASCII lines the pattern matches
     ignore_case: bool
 
@@ -69,25 +77,39 @@ def _char(c: int, mode: str = "line") -> str:
     if c < 128 and (chr(c).isalnum() or c == 0x5F):
         return chr(c)
     if mode == "raw":
-        if c >= 128:
-            raise _NeverAscii
-        return f"\\x{c:02x}"
+        return f"\\x{c:02x}"  # (c < 128: raw callers spell non-ASCII characters themselves)
     return f"\\x{{{c:x}}}"
 
 
+def _raw_char(c: int, ignore_case: bool) -> str:
+    """One literal character as raw bytes: its UTF-8 (a case-folded or undecodable form of a
+    non-ASCII letter may be any other character: then any one)."""
+    if c < 128:
+        return _char(c, "raw")
+    if ignore_case or c == 0xFFFD:
+        return _CHAR
+    return "".join(f"\\x{b:02x}" for b in chr(c).encode("utf-8"))
+
+
+def _wide(ascii_class: str) -> str:
+    """A class that can also match one non-ASCII character: the class, or 1-4 high bytes."""
+    return f"(?:{ascii_class}|{_CHAR})" if ascii_class else _CHAR
+
+
 class _Writer:
-    def __init__(self) -> None:
+    def __init__(self, ignore_case: bool) -> None:
         self.exact = True
+        self.icase = ignore_case  # (raw mode) whether the current part ignores case
 
     def seq(self, items, mode: str) -> str:
         return "".join(self.node(op, av, mode) for op, av in items)
 
     def node(self, op, av, mode: str) -> str:  # noqa: PLR0911, PLR0912  (one case per opcode)
+        if mode == "raw" and op in (C.NOT_LITERAL, C.ANY, C.IN, C.LITERAL):
+            return self.raw_atom(op, av)
         if op is C.LITERAL:
             return _char(av, mode)
         if op is C.NOT_LITERAL:
-            if mode == "raw":
-                return f"[^{_char(av, mode)}\\n]" if av < 128 else "[^\\n]"
             return f"[^{_char(av)}]"
         if op is C.ANY:
             return "."
@@ -108,21 +130,20 @@ class _Writer:
                 C.AT_NON_BOUNDARY: r"\B",
             }[av]
         if op is C.BRANCH:
-            branches = []
-            for b in av[1]:
-                try:
-                    branches.append(self.seq(b, mode))
-                except _NeverAscii:
-                    continue  # (raw mode) a branch no ASCII line can take
-            if not branches:
-                raise _NeverAscii
-            return "(?:" + "|".join(branches) + ")"
+            return "(?:" + "|".join(self.seq(b, mode) for b in av[1]) + ")"
         if op is C.SUBPATTERN:
             _group, add, drop, sub = av
             flags = ("i" if add & C.SRE_FLAG_IGNORECASE else "") + (
                 "-i" if drop & C.SRE_FLAG_IGNORECASE else ""
             )
-            return f"(?{flags}:" + self.seq(sub, mode) + ")"
+            outer = self.icase
+            self.icase = bool(add & C.SRE_FLAG_IGNORECASE) or (
+                outer and not drop & C.SRE_FLAG_IGNORECASE
+            )
+            try:
+                return f"(?{flags}:" + self.seq(sub, mode) + ")"
+            finally:
+                self.icase = outer
         if op is C.ATOMIC_GROUP:
             self.exact = False  # without atomicity the group can match where it could not
             return "(?:" + self.seq(av, mode) + ")"
@@ -144,13 +165,6 @@ class _Writer:
         if hi is not C.MAXREPEAT and hi > RE2_MAX_REPEAT:
             self.exact = False
             hi = C.MAXREPEAT  # {m,n} widened to {m,}: more, never less
-        try:
-            body = self.seq(sub, mode)
-        except _NeverAscii:
-            if lo == 0:
-                return ""  # (raw mode) an optional part no ASCII line can have
-            raise
-        atom = f"(?:{body})"
         if hi is C.MAXREPEAT:
             q = {0: "*", 1: "+"}.get(lo, f"{{{lo},}}")
         elif lo == 0 and hi == 1:
@@ -159,13 +173,64 @@ class _Writer:
             q = f"{{{lo}}}"
         else:
             q = f"{{{lo},{hi}}}"
-        return atom + q + ("?" if lazy else "")
+        q += "?" if lazy else ""
+        if mode == "raw" and (hi is C.MAXREPEAT or hi > RAW_COUNTED) and len(sub) == 1:
+            op, arg = sub[0]
+            if op in (C.NOT_LITERAL, C.ANY, C.IN):
+                # a run of one class: its bytes, high bytes included (a run of characters is a
+                # run of bytes), so ASCII text meets the same plain class. A long counted run
+                # is made unbounded (more, never less): 800 counted characters of 1-4 bytes
+                # each are too large for Hyperscan.
+                q = {0: "*", 1: "+"}.get(lo, f"{{{lo},}}")
+                negate, members, high = self.raw_class(op, arg)
+                if negate:
+                    return f"[^{members}\\n]" + q
+                if members or high:
+                    return f"[{members}{_HIGH if high else ''}]" + q
+        return f"(?:{self.seq(sub, mode)})" + q
+
+    def raw_atom(self, op, av) -> str:
+        """One character of the pattern, as raw bytes (see the module docstring)."""
+        if op is C.LITERAL:
+            return _raw_char(av, self.icase)
+        negate, members, high = self.raw_class(op, av)
+        if negate:
+            return _wide(f"[^{members}\\n{_HIGH}]")
+        if not high:
+            return f"[{members}]"
+        return _wide(f"[{members}]" if members else "")
+
+    def raw_class(self, op, av) -> tuple[bool, str, bool]:
+        """A class as (negated; its ASCII members as bracket text; whether it can match a
+        non-ASCII character). A negated class never matches `\n` and always the non-ASCII."""
+        if op is C.ANY:
+            return True, "", True
+        if op is C.NOT_LITERAL:
+            return True, (_char(av, "raw") if av < 128 else ""), True
+        negate = bool(av) and av[0][0] is C.NEGATE
+        items = av[1:] if negate else av
+        parts = []
+        high = negate
+        for item, arg in items:
+            if item is C.LITERAL:
+                if arg < 128:
+                    parts.append(_char(arg, "raw"))
+                else:
+                    high = True
+            elif item is C.RANGE:
+                if arg[0] < 128:
+                    parts.append(f"{_char(arg[0], 'raw')}-{_char(min(arg[1], 127), 'raw')}")
+                high = high or arg[1] >= 128
+            elif item is C.CATEGORY:
+                parts.append((_RAW_NEGATED_CATS if negate else _RAW_CATS)[arg])
+                high = True  # every category holds non-ASCII characters (Unicode `str` rules)
+            else:
+                raise Untranslatable(f"the class item {item} (no RE2 equivalent)")
+        return negate, "".join(parts), high
 
     def charset(self, items, mode: str = "line") -> str:
         negate = bool(items) and items[0][0] is C.NEGATE
         items = items[1:] if negate else items
-        if mode == "raw":
-            return self.raw_charset(items, negate)
         if any(op is C.CATEGORY and av is C.CATEGORY_NOT_SPACE for op, av in items):
             # RE2's `\S` is wider than Python's: spell it out, a union when it has company
             rest = [it for it in items if it[1] is not C.CATEGORY_NOT_SPACE]
@@ -188,25 +253,6 @@ class _Writer:
                 raise Untranslatable(f"the class item {op} (no RE2 equivalent)")
         return ("[^" if negate else "[") + "".join(parts) + "]"
 
-    def raw_charset(self, items, negate: bool) -> str:
-        """A class for raw ASCII bytes that never matches a newline (a match stays on its
-        line): non-ASCII members are dropped, they cannot occur in an ASCII line."""
-        parts = []
-        for op, av in items:
-            if op is C.LITERAL and av < 128:
-                parts.append(_char(av, "raw"))
-            elif op is C.RANGE and av[0] < 128:
-                parts.append(f"{_char(av[0], 'raw')}-{_char(min(av[1], 127), 'raw')}")
-            elif op is C.CATEGORY:
-                parts.append((_RAW_NEGATED_CATS if negate else _RAW_CATS)[av])
-            elif op not in (C.LITERAL, C.RANGE):
-                raise Untranslatable(f"the class item {op} (no RE2 equivalent)")
-        if negate:
-            return "[^" + "".join(parts) + "\\n]"
-        if not parts:
-            raise _NeverAscii
-        return "[" + "".join(parts) + "]"
-
 
 def translate(expr: str, ignore_case: bool) -> RE2Form:
     """The RE2 forms of one `regex` expression (V0 syntax), or raise Untranslatable."""
@@ -218,11 +264,9 @@ def translate(expr: str, ignore_case: bool) -> RE2Form:
     except (re.error, FutureWarning, DeprecationWarning, ValueError, RecursionError) as exc:
         raise Untranslatable(f"syntax Python's `re` does not parse the same way ({exc})") from None
     items = list(parsed)
-    prefix = "(?i)" if ignore_case or parsed.state.flags & C.SRE_FLAG_IGNORECASE else ""
-    w = _Writer()
+    icase = ignore_case or bool(parsed.state.flags & C.SRE_FLAG_IGNORECASE)
+    prefix = "(?i)" if icase else ""
+    w = _Writer(icase)
     line = prefix + w.seq(items, "line")
-    try:
-        raw: str | None = w.seq(items, "raw")
-    except _NeverAscii:
-        raw = None
-    return RE2Form(line, raw, w.exact, bool(prefix))
+    raw = w.seq(items, "raw")
+    return RE2Form(line, raw, w.exact, icase)

@@ -1,11 +1,12 @@
 """One streaming pass over a job log: which patterns match which lines, and the failure signals.
 
-Two engines, the same results. The default, `set` (engine/setmatch.py), translates every
-pattern to RE2 and finds, in one pass per chunk, the lines some pattern can match; one RE2
-`Set.Match` per such line says which, and the `regex` engine confirms only where RE2 cannot
-decide alone. `reference` (`REPOPILOT_SCAN_ENGINE=reference`), the original path: raw chunks are
-searched for every pattern's required literals with one RE2 alternation and each candidate line
-is confirmed pattern by pattern with `regex` under a timeout; tests compare the two.
+Two engines, the same results. The default, `set` (engine/setmatch.py): per chunk, one
+Hyperscan pass over the raw bytes selects the lines some pattern can match, and a second pass
+over those lines' matchable texts says which patterns match each; the `regex` engine runs only
+where captures are kept or Hyperscan cannot decide. `reference` (`REPOPILOT_SCAN_ENGINE=
+reference`, and the path wherever Hyperscan is not installed): raw chunks are searched for every
+pattern's required literals with one RE2 alternation and each candidate line is confirmed
+pattern by pattern with `regex` under a timeout; tests compare the two.
 Memory is bounded: hits and generic error lines are kept in capped structures, never the log.
 """
 
@@ -25,6 +26,7 @@ from repopilot.logs.reader import Chunk, JobLog, iter_chunks
 from repopilot.logs.textnorm import annotation, body, display
 
 if TYPE_CHECKING:
+    from repopilot.engine.hsline import Decided
     from repopilot.engine.setmatch import SetMatcher
 
 _ANSI_B = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -111,10 +113,9 @@ Engine = Literal["set", "reference"]
 
 
 def default_engine() -> Engine:
-    """`REPOPILOT_SCAN_ENGINE` (`set` or `reference`), else `reference`: the set engine's
-    Hyperscan pass was seen to miss a match (see engine/hsfind.py), so it is opt-in until a
-    Hyperscan without that bug (or a proof for the workaround) is there."""
-    return "set" if os.environ.get("REPOPILOT_SCAN_ENGINE") == "set" else "reference"
+    """`REPOPILOT_SCAN_ENGINE=reference` asks for the per-pattern path; else the set engine
+    (which itself takes the per-pattern path where Hyperscan is not installed)."""
+    return "reference" if os.environ.get("REPOPILOT_SCAN_ENGINE") == "reference" else "set"
 
 
 class Scanner:
@@ -243,23 +244,35 @@ class Scanner:
         res: ScanResult,
         sets: SetMatcher | None = None,
         raw_hits: set[int] | None = None,
+        pre: tuple[str, Decided | None] | None = None,
         candidate: bool = False,
     ) -> None:
         """One line. A line the literal scan would not have chosen (`candidate` unknown) is
-        ignored. With `sets`, `raw_hits` are the patterns whose raw form matched this ASCII line
-        (None: a non-ASCII line, every prefiltered pattern is tried): only those are tried."""
+        ignored. With `sets`, `raw_hits` are the patterns whose raw form matched this line (None:
+        a line raw forms prove nothing about: every prefiltered pattern is tried, as on the
+        per-pattern path), and the set engine chooses what `regex` confirms."""
         if not candidate and self._scan.search(raw) is None:
             return
-        text = display(raw)
+        text = display(raw) if pre is None else pre[0]
         if text.startswith("##[group]Run "):  # a step of a raw GitHub log (see iter_chunks)
             res.steps.append((number, text[len("##[group]") :].strip()[:200]))
             step = len(res.steps) - 1
         matchable = body(text)
-        found = self._set.Match(matchable) or ()
-        # An annotation whose body holds no needle (`##[error]Size limit exceeded`) still counts:
-        # the chunk scan found it by its marker, which `body` removed.
-        if not found and not self.always and not text.startswith("##["):
-            return
+        direct: frozenset[int] | set[int] = frozenset()
+        if sets is not None and raw_hits is not None:
+            # one RE2 set over every pattern's line form decides (engine/setmatch.py)
+            todo, direct, generic = sets.select(matchable, raw_hits, pre[1] if pre else None)
+        else:
+            found = self._set.Match(matchable) or ()
+            # An annotation whose body holds no needle (`##[error]Size limit exceeded`) still
+            # counts: the chunk scan found it by its marker, which `body` removed.
+            if not found and not self.always and not text.startswith("##["):
+                return
+            todo = set(self.always)
+            generic = False
+            for i in found:
+                todo.update(self.by_lit[i])
+                generic = generic or i in self._generic
         low = matchable.lower()
         if text.startswith("##[group]Run "):
             res.header_until = number + HEADER_MAX
@@ -270,18 +283,11 @@ class Scanner:
         self._signals(text, low, number, step, res)
         if number <= res.header_until:
             return  # the runner echoing the step's script: it says what will run, not what failed
-        todo: set[int] = set(self.always)
-        generic = False
-        for i in found:
-            todo.update(self.by_lit[i])
-            generic = generic or i in self._generic
         if generic:
             res.generic.setdefault(step, self._generic_deque()).append((number, text, anchor))
+        if not todo:
+            return
         name = res.steps[step][1] if step >= 0 else None
-        direct: set[int] = set()
-        if sets is not None and raw_hits is not None:
-            direct = raw_hits & sets.direct_ids
-            todo &= raw_hits | sets.slow_ids
         for i in sorted(todo):
             p = self.patterns[i]
             if res.timeouts and res.timeouts.get(p.id, 0) >= MAX_TIMEOUTS:
@@ -289,13 +295,9 @@ class Scanner:
             # A log without steps (before the first one, or a plain log) cannot rule a pattern out.
             if p.step_re is not None and name is not None and not self._step_ok(p, name, res):
                 continue
-            if sets is not None and raw_hits is not None and i not in sets.slow_ids:
-                # the RE2 line form (anchored, never narrower than the pattern) rules most out
-                if not sets.decides(i, matchable):
-                    continue
-                if i in direct:  # exact in RE2 and nothing to capture: no `regex` needed
-                    res.hits.append(Hit(p, number, text, {}, step, anchor))
-                    continue
+            if i in direct:  # exact in RE2 and nothing to capture: no `regex` needed
+                res.hits.append(Hit(p, number, text, {}, step, anchor))
+                continue
             m = self._confirm(p, matchable, res)
             if m is not None:
                 caps = {k: v for k, v in m.groupdict().items() if v is not None}

@@ -1,19 +1,21 @@
-"""The set engine: which patterns match a line, for all patterns at once.
+"""The set engine: which patterns match which lines of a chunk, for all patterns at once.
 
 Most lines of a real log hold some pattern's literal (`error`, `failed`, a tool's name) without
-being a failure, so confirming candidates pattern by pattern is what made the scan slow. Here
-every pattern's regex is translated to RE2 (engine/re2form.py), and per candidate line ONE
-`re2.Set.Match` says which patterns match; the `regex` engine (with its timeout) then runs only
-for patterns that keep captures, whose RE2 form is wider than the pattern (lookarounds, atomic
-groups), that have no RE2 form (the slow path), or on non-ASCII lines.
-Which lines are candidates: with Hyperscan (engine/hsfind.py), the lines some pattern's raw form
-matches, a runner signal, non-ASCII lines, and of the lines only an error-like word selects,
-the last 48 per step (all that ScanResult keeps); without it, the literal prefilter's lines.
-Opt-in (`REPOPILOT_SCAN_ENGINE=set`): by construction it selects every line the per-pattern
-path would act on, but Hyperscan 5.4 (the `hyperscan` 0.9.1 wheel) misses some matches in a
-database of the whole library, so on the shared corpus a few hits differ. hsfind checks each
-pattern's own examples and routes the ones it misses by their prefilter; tests/
-test_setmatch_equal.py compares the two paths (the full comparisons run when opted in).
+being a failure, so confirming candidates pattern by pattern was what made the scan slow. Here
+every pattern is translated (engine/re2form.py, engine/plainform.py) and two Hyperscan passes
+do the work per chunk: the first, over the raw bytes (engine/hsfind.py), selects the lines some
+pattern's raw form matches, a runner signal, and lines holding an error-like word (of which
+only the last 48 per step are read: all that ScanResult keeps); the second, over the selected
+lines' matchable texts joined (engine/hsline.py), says exactly which patterns match each plain
+line (tabs and printable ASCII). `regex`, with its timeout, then runs only for patterns that keep
+captures, whose Hyperscan form is wider than the pattern (lookarounds, atomic groups), that have
+no form, and on the few lines that are not plain.
+Same results as the per-pattern path by construction (raw forms are never narrower than their
+pattern, plain forms are exact or marked inexact). Hyperscan 5.4 (the `hyperscan` 0.9.1 wheel)
+was seen to miss matches in large databases with some narrow classes, so both passes check every
+pattern's own examples at several offsets when they are built, and leave the patterns they miss
+to their prefilter and `regex`; tests/test_setmatch_equal.py compares the two paths on the
+fixtures and on the shared corpus.
 """
 
 from __future__ import annotations
@@ -30,10 +32,13 @@ from typing import TYPE_CHECKING
 import re2
 
 from repopilot.engine import cache
+from repopilot.engine.hsline import is_plain
 from repopilot.engine.library import Pattern
 from repopilot.engine.re2form import RE2Form, Untranslatable, translate
+from repopilot.logs.textnorm import body, display
 
 if TYPE_CHECKING:
+    from repopilot.engine.hsline import Decided
     from repopilot.engine.scan import Scanner, ScanResult
     from repopilot.logs.reader import Chunk
 
@@ -109,27 +114,37 @@ class SetMatcher:
     """Compiled once per Scanner when a log is large enough to repay it."""
 
     def __init__(self, scanner: Scanner, signals: tuple[str, ...], generic: tuple[str, ...]):
-        from repopilot.engine import hsfind
+        from repopilot.engine import hsfind, hsline
 
         patterns = scanner.patterns
         self.routes = routes(patterns)
-        self.fast = [r.forms is not None for r in self.routes]
         self.direct_ids = {i for i, r in enumerate(self.routes) if r.exact and not r.captures}
         self.slow_ids = {i for i, r in enumerate(self.routes) if r.forms is None}
-        self._exact: dict[int, list] = {}  # pattern -> its compiled RE2 line forms
         self.finder = hsfind.build(patterns, self.routes, signals, generic)
         if self.finder is not None:  # Hyperscan missed their examples: prefiltered instead
             self.slow_ids |= self.finder.unsafe
             self.direct_ids -= self.finder.unsafe
+        # The second pass (engine/hsline.py): which patterns match the plain candidate lines.
+        translatable = [i for i, r in enumerate(self.routes) if r.forms is not None]
+        self.lines = hsline.build(patterns, self.routes, translatable, generic)
+        captures = {i for i, r in enumerate(self.routes) if r.captures}
+        self._decided = set() if self.lines is None else self.lines.exact - captures
+        self._generic = re2.Set.SearchSet(_options())
+        for g in generic:
+            self._generic.Add("(?i)" + re2.escape(g))
+        self._generic.Compile()
 
-    def decides(self, i: int, matchable: str) -> bool:
-        """Whether pattern `i`'s RE2 line form matches an ASCII matchable text: the answer
-        when the form is exact, else a necessary condition."""
-        got = self._exact.get(i)
-        if got is None:
-            forms = self.routes[i].forms or ()
-            got = self._exact[i] = [re2.compile(f.line, _options()) for f in forms]
-        return any(r.search(matchable) is not None for r in got)
+    def select(
+        self, matchable: str, raw_hits: set[int], decided: Decided | None
+    ) -> tuple[set[int], set[int], bool]:
+        """For one line: the patterns `regex` must try or that are decided, those decided (an
+        exact plain form and nothing to capture: a hit without `regex`), and whether an
+        error-like word is in it. A pattern matches only where its required literal is, so
+        this finds the hits the per-pattern path's literal filter finds."""
+        if decided is None or self.lines is None:  # not a plain line: `regex` decides
+            return set(raw_hits), set(), bool(self._generic.Match(matchable))
+        todo = set(decided.patterns) | (raw_hits - self.lines.covered)
+        return todo, decided.patterns & self._decided, decided.generic
 
     def chunk(self, scanner: Scanner, chunk: Chunk, res: ScanResult) -> None:
         """One chunk: the same effects on `res` as Scanner's per-pattern `_chunk`."""
@@ -144,6 +159,7 @@ class SetMatcher:
             for start in _not_candidates(scanner, data, odd):
                 del found[start]
         starts = found.keys()
+        lines = self._prepare(data, found)
         steps = list(chunk.steps)
         line, pos = chunk.first_line, 0
         gi, si = 0, 0
@@ -157,10 +173,9 @@ class SetMatcher:
             while si < len(steps) and steps[si][0] <= line:
                 res.steps.append(steps[si])
                 si += 1
-            end = data.find(b"\n", start)
-            end = len(data) if end < 0 else end
             step = len(res.steps) - 1
-            scanner._line(data[start:end], line, step, anchor, res, self, found[start])
+            raw, text, matchable, decided = lines[start]
+            scanner._line(raw, line, step, anchor, res, self, found[start], (text, decided))
         gi, si, line, pos = self._flush(
             scanner, data, generic, starts, (gi, si), steps, len(data) + 1, (line, pos), anchor, res
         )
@@ -168,6 +183,27 @@ class SetMatcher:
         line += data.count(b"\n", pos)
         chunk.n_newlines = line - chunk.first_line
         res.lines = line - (1 if data.endswith(b"\n") else 0)
+
+    def _prepare(self, data: bytes, found: dict[int, set[int] | None]) -> dict[int, tuple]:
+        """Per attention line: (raw bytes, display text, matchable text, what the second
+        pass decided there: None for a line it does not decide)."""
+        out: dict[int, tuple] = {}
+        plain: list[int] = []
+        texts: list[str] = []
+        for start, ids in found.items():
+            end = data.find(b"\n", start)
+            raw = data[start : len(data) if end < 0 else end]
+            text = display(raw)
+            matchable = body(text)
+            out[start] = (raw, text, matchable, None)
+            if ids is not None and self.lines is not None and is_plain(matchable):
+                plain.append(start)
+                texts.append(matchable)
+        if plain and self.lines is not None:
+            for start, decided in zip(plain, self.lines.find(texts), strict=True):
+                raw, text, matchable, _ = out[start]
+                out[start] = (raw, text, matchable, decided)
+        return out
 
     def _flush(self, scanner, data, generic, starts, at, steps, until, where, anchor, res):
         """Generic lines starting before `until`: per step, the last GENERIC_KEEP of them."""

@@ -1,0 +1,187 @@
+"""The set engine's two Hyperscan forms (issue 11): raw forms that hold on non-ASCII lines, plain
+forms that decide plain lines exactly, and the engine on lines made to tell them apart."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+import regex
+
+from repopilot.engine.plainform import plain_form
+from repopilot.engine.re2form import translate
+from repopilot.logs.textnorm import body, display
+from tests.test_setmatch_equal import compare, engines
+
+pytestmark = [
+    pytest.mark.unit,
+    pytest.mark.skipif(
+        importlib.util.find_spec("hyperscan") is None,
+        reason="hyperscan is not installed: the set engine falls back to the reference path",
+    ),
+]
+
+
+def hs_matches(expr: str, data: bytes, caseless: bool = False) -> list[int]:
+    import hyperscan as hs
+
+    db = hs.Database(mode=hs.HS_MODE_BLOCK)
+    flags = hs.HS_FLAG_MULTILINE | (hs.HS_FLAG_CASELESS if caseless else 0)
+    db.compile(expressions=[expr.encode("ascii")], ids=[0], flags=[flags])
+    ends: list[int] = []
+    db.scan(data, match_event_handler=lambda _i, _f, to, _fl, _c: ends.append(to))
+    return ends
+
+
+NON_ASCII = [
+    (r"a.b", "x aéb y"),
+    (r"(\w+) failed", "tëst failed"),
+    (r"[^x]{2}y", "→ éüy"),
+    (r"\S+ \d+ errors", "✖ 3 errors"),
+    (r"✗ (\w+)", "✗ ünit"),
+    (r"(?i)ÉCHEC: \w+", "échec: x"),
+    (r"^E\s+\w+Error: .{0,800}?boom", "E   ValueError: ünï boom"),
+    (r"[é-ü]+z", "éüz"),
+    (r"error\W+here", "error → here"),
+    (r"\d\D\d", "1é2"),
+]
+
+
+@pytest.mark.parametrize(("expr", "line"), NON_ASCII)
+def test_raw_forms_hold_on_non_ascii_lines(expr: str, line: str) -> None:
+    """Whatever the pattern matches in a line's matchable text, its raw form finds in the
+    line's raw bytes (with a timestamp in front, as GitHub writes them)."""
+    raw = ("2026-01-01T00:00:00.0000000Z " + line).encode("utf-8")
+    assert regex.search(expr, body(display(raw)), flags=regex.V0)
+    form = translate(expr, False)
+    assert form.raw is not None
+    assert hs_matches(form.raw + r"[^\n]*\n", raw + b"\n", form.ignore_case)
+
+
+def test_raw_forms_stay_as_narrow_as_before_on_ascii_text() -> None:
+    form = translate(r"a.b", False)
+    assert form.raw is not None
+    assert not hs_matches(form.raw, b"a\nb\n")
+    assert not hs_matches(form.raw, b"axxb\n")
+    assert hs_matches(form.raw, b"axb\n")
+
+
+def test_plain_forms_never_cross_the_newline_between_two_lines() -> None:
+    for expr in (r"a[^x]+d", r"a\s+d", r"a\W*d", r"a.*d", r"a\D+d", r"a[^\S]d"):
+        form = plain_form(expr)
+        assert form is not None
+        assert not hs_matches(form.expr, b"a\nd\n"), expr
+        assert not hs_matches(form.expr, b"ab\ncd\n"), expr
+
+
+def test_plain_forms_end_at_the_line_and_say_what_they_cannot_decide() -> None:
+    end = plain_form(r"^FAIL (?P<t>\S+)\s*$")
+    assert end is not None and end.exact
+    assert end.expr.endswith("\\n") and not end.expr.endswith("[^\\n]*\\n")
+    assert hs_matches(end.expr, b"FAIL x  \n") and not hs_matches(end.expr, b"FAIL x y\n")
+    look = plain_form(r"(?<=\.py):\d+: error")
+    assert look is not None and not look.exact  # the lookbehind is dropped: regex confirms
+    assert plain_form("✗ failed") is None  # a plain line cannot hold it
+    caseless = plain_form(r"(?i)no space left")
+    assert caseless is not None and caseless.icase
+    middle = plain_form(r"(?:done$|x)y")
+    assert middle is not None and not middle.exact  # a `$` inside is dropped, not decided
+
+
+LIBRARY = """\
+ecosystem: plain-tests
+patterns:
+  - id: p.anchored
+    category: test_failure
+    regex: '^FAIL (?P<test>\\S+)\\s*$'
+    title: 'failed {test}'
+    examples:
+      match: ['FAIL pkg/a']
+      no_match: ['FAIL pkg/a extra']
+  - id: p.tabbed
+    category: compile_error
+    regex: '^(?P<file>[^\\s:]+):(?P<line>\\d+):\\s+error\\b'
+    title: 'error in {file}'
+    examples:
+      match: ['a.c:3: error']
+      no_match: ['a.c:x: error']
+  - id: p.behind
+    category: lint_format
+    regex: '(?<=\\.py):\\d+: [EW]\\d+'
+    prefilter_regex: '\\.py:\\d+: '
+    title: 'lint'
+    examples:
+      match: ['x.py:1: E501']
+      no_match: ['x.rb:1: E501']
+  - id: p.caseless
+    category: oom_disk
+    regex: '(?i)\\bkilled process \\d+'
+    title: 'oom'
+    examples:
+      match: ['Killed process 12']
+      no_match: ['skilled process 12']
+  - id: p.unicode
+    category: test_failure
+    regex: '✗ (?P<name>\\w+) failed'
+    title: 'failed {name}'
+    examples:
+      match: ['✗ unit failed']
+      no_match: ['✓ unit passed']
+  - id: p.wide
+    category: test_failure
+    regex: 'tests? (?P<n>\\w+) failed:.{0,40}?boom'
+    title: 'boom'
+    examples:
+      match: ['test abc failed: it went boom']
+      no_match: ['test abc failed: fine']
+"""
+
+LINES = [
+    "FAIL pkg/a",
+    "FAIL pkg/a   ",
+    "FAIL pkg/a extra",
+    "  FAIL pkg/a",
+    "src/a.c:12:\terror: expected ';'",
+    "src/a.c:12:\x07 error: a bell is not plain",
+    "src/a.c:12: errors",
+    "x.py:3: E501 line too long",
+    "x.rb:3: E501 line too long",
+    "KILLED PROCESS 77",
+    "\u212aILLED PROCESS 78",  # Kelvin sign: folds to k under IGNORECASE
+    "skilled process 1",
+    "✗ ünit failed",
+    "✗ unit failed",
+    "test ünï failed: went boom",
+    "test abc failed: it went boom",
+    "test abc failed:\nboom",
+    "##[error]FAIL pkg/b",
+    "downloading 10%\rFAIL pkg/c",
+]
+
+
+def test_both_engines_agree_on_lines_made_to_tell_the_forms_apart(tmp_path: Path) -> None:
+    lib = tmp_path / "patterns"
+    lib.mkdir()
+    (lib / "plain.yaml").write_text(LIBRARY, encoding="utf-8")
+    ts = "2026-01-01T00:00:00.0000000Z "
+    log = tmp_path / "gha.log"
+    log.write_text("".join(f"{ts}{line}\n" for line in LINES), encoding="utf-8")
+    bare = tmp_path / "plain.log"
+    bare.write_text("".join(f"{line}\n" for line in LINES), encoding="utf-8")
+    fast, ref = engines(lib)
+    assert compare(fast, ref, [log, bare]) == 2
+    hits = {(h.pattern.id, h.text) for h in ref.scanner.scan(ref_job(bare)).hits}
+    # the cases are live: each pattern matches somewhere, and the traps do not
+    ids = {"p.anchored", "p.tabbed", "p.behind", "p.caseless", "p.unicode", "p.wide"}
+    assert {pid for pid, _ in hits} == ids
+    assert ("p.anchored", "FAIL pkg/a extra") not in hits
+    assert ("p.caseless", "\u212aILLED PROCESS 78") in hits
+    assert ("p.unicode", "✗ ünit failed") in hits
+    assert ("p.behind", "x.rb:3: E501 line too long") not in hits
+
+
+def ref_job(path: Path):
+    from repopilot.logs.reader import open_logs
+
+    return open_logs(str(path))[0]
