@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from repopilot.engine import linescore, passing
 from repopilot.engine.assertions import reads_above
 from repopilot.engine.linescore import says_wrapper
-from repopilot.logs.textnorm import body, display
+from repopilot.logs.textnorm import annotation, body, display
 from repopilot.safety.redact import redact
 
 pytestmark = pytest.mark.unit
@@ -200,4 +200,66 @@ def test_shortcuts_on_corpus_lines():
     assert logs
     for log in logs:
         for raw in log.read_bytes().split(b"\n")[::7]:
+            assert display(raw) == _display_before(raw)
             _check(body(display(raw)).strip())
+
+
+def _display_before(raw: bytes | str) -> str:
+    """textnorm.display as it was: every step on every line."""
+    ts = re.compile(r"^\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
+    ansi = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
+    raw = raw[:8192].decode("utf-8", "replace") if isinstance(raw, bytes) else raw[:8192]
+    if raw.endswith("\n"):
+        raw = raw[:-1]
+    raw = raw.rstrip()
+    if raw.startswith("\ufeff"):
+        raw = raw[1:]
+    if "\x1b" in raw:
+        raw = ansi.sub("", raw)
+    raw = ts.sub("", raw, count=1)
+    if "\r" in raw:
+        raw = next((seg for seg in reversed(raw.split("\r")) if seg.strip()), "").rstrip()
+    return raw
+
+
+LINE_PIECES = [
+    "2026-01-01T00:00:00.1234567Z ",
+    "2026-01-01T00:00:00Z",
+    "\ufeff",
+    "\x1b[31m",
+    "\x1b[0K",
+    "\x1b(B",
+    "\x1b=",
+    "\x1b[",
+    "\r",
+    "\r\n",
+    "\n",
+    " ",
+    "\t",
+    "##[error]",
+    "##[group]Run x",
+    "٣",
+    "²",
+    "1",
+    "2026",
+    "-",
+    "text",
+    "é",
+    "\udcff",
+    "$ cmd",
+]
+LINES = st.lists(st.sampled_from(LINE_PIECES), max_size=10).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(LINES)
+def test_display_answers_as_before(text):
+    assert display(text) == _display_before(text)
+    raw = text.encode("utf-8", "surrogateescape")
+    assert display(raw) == _display_before(raw)
+    assert display(raw + b"x" * 9000) == _display_before(raw + b"x" * 9000)
+    assert annotation(display(raw)) == (
+        m.group(0)[3:-1]
+        if (m := re.match(r"^##\[(?:error|warning|notice|debug)\]", display(raw)))
+        else None
+    )

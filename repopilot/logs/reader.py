@@ -12,6 +12,7 @@ Everything a user can get wrong raises `LogError` with one line saying what and 
 from __future__ import annotations
 
 import atexit
+import functools
 import gzip
 import io
 import os
@@ -24,7 +25,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from repopilot.errors import LogError
 from repopilot.logs.archive import ZipLimits, zip_jobs
@@ -319,9 +320,23 @@ class _Limit(io.RawIOBase):
 _ADD_MASK = re.compile(rb"::add-mask::[^\r\n]*", re.IGNORECASE)
 
 
+@functools.cache
+def _mask_hint() -> Any:  # re2 ships no stubs
+    """RE2 finds the command in a chunk in one DFA pass, about twice as fast as `re` (which
+    stops at every `::`); it folds case at least as widely, so a chunk it rules out has none."""
+    import re2
+
+    opts = re2.Options()
+    opts.case_sensitive = False
+    opts.encoding = re2.Options.Encoding.LATIN1
+    return re2.compile(b"::add-mask::", opts)
+
+
 def _register_masks(data: bytes) -> None:
     """Values a step registered with `::add-mask::` are hidden in every later text (as the runner
     hides them), even where the registering line is far from the line that prints the value."""
+    if _mask_hint().search(data) is None:
+        return
     for m in _ADD_MASK.finditer(data):
         remember_masks(m.group(0).decode("utf-8", "replace"))
 

@@ -18,22 +18,26 @@ _MARKER = re.compile(r"^##\[(?:error|warning|notice|debug)\]")
 
 def display(raw: bytes | str) -> str:
     if isinstance(raw, bytes):
-        raw = raw[:MAX_LINE].decode("utf-8", "replace")
+        text = raw[:MAX_LINE].decode("utf-8", "replace").rstrip()
     else:
-        raw = raw[:MAX_LINE]
-    if raw.endswith("\n"):
-        raw = raw[:-1]
-    raw = raw.rstrip()  # CRLF, CR CR LF (Travis), trailing blanks: `$` anchors work the same
-    if raw.startswith("\ufeff"):
-        raw = raw[1:]
-    if "\x1b" in raw:  # first, as the scanner does on whole chunks: both paths see the same text
-        raw = _ANSI.sub("", raw)
-    raw = _TS.sub("", raw, count=1)
-    if "\r" in raw:
+        text = raw[:MAX_LINE].rstrip()
+    # rstrip: the LF, CRLF, CR CR LF (Travis), trailing blanks: `$` anchors work the same
+    if not text:
+        return text
+    if text[0] == "\ufeff":
+        text = text[1:]
+    if "\x1b" in text:  # first, as the scanner does on whole chunks: both paths see the same text
+        text = _ANSI.sub("", text)
+    first = text[:1]
+    if first.isdecimal() or first == "\ufeff":  # what a timestamp can start with (`\d` is Nd)
+        m = _TS.match(text)
+        if m:
+            text = text[m.end() :]
+    if "\r" in text:
         # A lone CR returns the carriage: a terminal shows only what was written after the last one
         # (progress bars, Travis' `travis_time:end:...\rThe command ...`).
-        raw = next((seg for seg in reversed(raw.split("\r")) if seg.strip()), "").rstrip()
-    return raw
+        text = next((seg for seg in reversed(text.split("\r")) if seg.strip()), "").rstrip()
+    return text
 
 
 _BUILDKIT = re.compile(r"^#\d+ \d+\.\d+ ")
@@ -51,5 +55,7 @@ def body(text: str) -> str:
 
 def annotation(text: str) -> str | None:
     """`error`/`warning`/... when the line carries a runner annotation marker."""
+    if not text.startswith("##["):
+        return None
     m = _MARKER.match(text)
     return m.group(0)[3:-1] if m else None
