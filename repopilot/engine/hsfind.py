@@ -15,6 +15,7 @@ None and the set engine selects lines with RE2 instead (slower on real logs, sam
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from repopilot.engine.setmatch import Route
 
 _TAIL = r"[^\n]*\n"
+CHECK = 2  # the version of the check below (_missed): a new one invalidates its cached answer
 
 
 def _literal(text: str) -> str:
@@ -126,22 +128,33 @@ class HSFinder:
         return lines, gens
 
 
-def _missed(db, spec: _Spec, patterns: list[Pattern]) -> set[int]:
-    """Patterns whose own match examples the database does not report, at 16 offsets each.
+def _missed(hs, db, spec: _Spec, patterns: list[Pattern], probed: dict) -> set[int]:
+    """Patterns the database does not report on their own match examples, or on the probes
+    of their expressions (engine/hsprobe.py), at 16 offsets each.
 
-    Hyperscan 5.4 (the `hyperscan` 0.9.1 wheel) misses matches in some multi-pattern
+    Vectorscan 5.4.12 (the `hyperscan` 0.9.1 wheel) misses matches in some multi-pattern
     databases: with `#\\d+ ERROR` and `#(?: A fatal ...|\\s+SIGSEGV ...)` compiled together, a
-    line is reported or not depending on its offset in the buffer. Such patterns are then
-    selected by their prefilter literals, as on the per-pattern path. This is a check, not a
-    proof: the set engine stays opt-in (engine/scan.py)."""
+    line is reported or not depending on its offset in the buffer; `file.py:4: teh ==> the`
+    (codespell) next to `(DocTestFailure|UnexpectedException)` was missed where the examples'
+    two-digit line numbers were not. Such patterns are then selected by their prefilter
+    literals, as on the per-pattern path. This is a check, not a proof: the set engine stays
+    opt-in (engine/scan.py)."""
+    from repopilot.engine.hsprobe import probes
     from repopilot.logs.textnorm import body, display
 
-    lines: list[tuple[int, bytes]] = []
+    texts: list[tuple[int, bytes]] = []
     for i, p in enumerate(patterns):
         for ex in p.spec.examples.match:
             text = body(display(ex if isinstance(ex, str) else ex.line)).encode("utf-8")
             if text.isascii() and b"\x1b" not in text:
-                lines += [(i, b"." * k + b" " + text + b"\n") for k in range(16)]
+                texts.append((i, text))
+    for id_, (expr, flags) in enumerate(zip(spec.exprs, spec.flags, strict=True)):
+        if id_ >= len(spec.owner) or spec.owner[id_] < 0:
+            continue  # a signal, a word or the escape line expression: no pattern to route
+        if expr not in probed:
+            probed[expr] = probes(expr[: -len(_TAIL)], bool(flags & hs.HS_FLAG_CASELESS))
+        texts += [(spec.owner[id_], s) for s in probed[expr]]
+    lines = [(i, b"." * k + b" " + text + b"\n") for i, text in texts for k in range(16)]
     if not lines:
         return set()
     buf = b"".join(line for _, line in lines)
@@ -165,34 +178,61 @@ def _compile(hs, spec: _Spec):
     return db
 
 
+def _database(hs, spec: _Spec):
+    """The compiled database for `spec`, from the cache when its seal verifies; None when
+    Hyperscan rejects an expression."""
+    digest = hashlib.sha256(
+        repr((getattr(hs, "__version__", ""), spec.exprs, spec.flags)).encode()
+    ).hexdigest()[:32]
+    name = f"hyperscan-{digest}.db"
+    blob = cache.read_sealed(name)
+    if blob is not None:
+        try:
+            db = hs.loadb(blob, hs.HS_MODE_BLOCK)
+            db.scratch = hs.Scratch(db)  # a loaded database comes without one
+            return db
+        except Exception:  # noqa: BLE001  (a cache is only an optimization: rebuild)
+            pass
+    try:
+        db = _compile(hs, spec)
+    except Exception:  # noqa: BLE001  (hyperscan.error: a pattern it cannot take)
+        return None
+    cache.write_sealed(name, hs.dumpb(db))
+    return db
+
+
 def build(patterns: list[Pattern], routes: list[Route], signals, generic) -> HSFinder | None:
     try:
         import hyperscan as hs
     except ImportError:
         return None
-    unsafe: set[int] = set()
+    # The check's answer (which patterns go to their prefilter) is kept sealed too: it depends
+    # only on the expressions, the examples, the Hyperscan version and the check itself, and
+    # making the probes costs about a second.
+    first = _spec(hs, patterns, routes, signals, generic, set())
+    examples = [[str(getattr(ex, "line", ex)) for ex in p.spec.examples.match] for p in patterns]
+    key = repr((getattr(hs, "__version__", ""), CHECK, first.exprs, first.flags, examples))
+    checked = f"hyperscan-check-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
+    blob = cache.read_sealed(checked)
+    if blob is not None:
+        try:
+            unsafe = {int(i) for i in json.loads(blob)}
+        except (ValueError, TypeError):
+            unsafe = None
+        if unsafe is not None:
+            spec = _spec(hs, patterns, routes, signals, generic, unsafe)
+            db = _database(hs, spec)
+            return None if db is None else HSFinder(hs, db, spec, unsafe)
+    unsafe = set()
+    probed: dict[bytes, list[bytes]] = {}
     for _ in range(4):
         spec = _spec(hs, patterns, routes, signals, generic, unsafe)
-        digest = hashlib.sha256(
-            repr((getattr(hs, "__version__", ""), spec.exprs, spec.flags)).encode()
-        ).hexdigest()[:32]
-        name = f"hyperscan-{digest}.db"
-        db = None
-        blob = cache.read_sealed(name)
-        if blob is not None:
-            try:
-                db = hs.loadb(blob, hs.HS_MODE_BLOCK)
-                db.scratch = hs.Scratch(db)  # a loaded database comes without one
-            except Exception:  # noqa: BLE001  (a cache is only an optimization: rebuild)
-                db = None
+        db = _database(hs, spec)
         if db is None:
-            try:
-                db = _compile(hs, spec)
-            except Exception:  # noqa: BLE001  (hyperscan.error: a pattern it cannot take)
-                return None
-            cache.write_sealed(name, hs.dumpb(db))
-        missed = _missed(db, spec, patterns) - unsafe
+            return None
+        missed = _missed(hs, db, spec, patterns, probed) - unsafe
         if not missed:
+            cache.write_sealed(checked, json.dumps(sorted(unsafe)).encode())
             return HSFinder(hs, db, spec, unsafe)
         unsafe |= missed
     return None
