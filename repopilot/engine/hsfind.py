@@ -170,24 +170,7 @@ def build(patterns: list[Pattern], routes: list[Route], signals, generic) -> HSF
         import hyperscan as hs
     except ImportError:
         return None
-    # which patterns end up unsafe depends only on the database and the examples: kept sealed
-    examples = repr([p.spec.examples for p in patterns]).encode()
-    verdict = (
-        "hsmissed-"
-        + hashlib.sha256(
-            repr(
-                (getattr(hs, "__version__", ""), [r.forms for r in routes], signals, generic)
-            ).encode()
-            + examples
-        ).hexdigest()[:32]
-    )
     unsafe: set[int] = set()
-    known = cache.read_sealed(verdict)
-    if known is not None:
-        try:
-            unsafe = {int(i) for i in known.decode("ascii").split()}
-        except ValueError:
-            unsafe = set()
     for _ in range(4):
         spec = _spec(hs, patterns, routes, signals, generic, unsafe)
         digest = hashlib.sha256(
@@ -208,11 +191,8 @@ def build(patterns: list[Pattern], routes: list[Route], signals, generic) -> HSF
             except Exception:  # noqa: BLE001  (hyperscan.error: a pattern it cannot take)
                 return None
             cache.write_sealed(name, hs.dumpb(db))
-        if known is not None:
-            return HSFinder(hs, db, spec, unsafe)
         missed = _missed(db, spec, patterns) - unsafe
         if not missed:
-            cache.write_sealed(verdict, " ".join(map(str, sorted(unsafe))).encode("ascii"))
             return HSFinder(hs, db, spec, unsafe)
         unsafe |= missed
     return None
