@@ -3,8 +3,8 @@
 The matchable texts of a chunk's plain candidate lines (engine/plainform.py) are joined with
 `\\n`; every pattern's plain form, followed by `[^\\n]*\\n`, reports each line it matches once,
 at that line's newline. Error-like words are in the same database, so one pass also says which
-lines are generic ones. Built when the set engine is (a few seconds at most, then kept sealed in
-the cache directory like engine/hsfind.py's database).
+lines are generic ones. Built when the set engine is (a few seconds at most), then kept sealed in
+the cache directory like engine/hsfind.py's database.
 
 Checked at build time: every pattern's own examples, at several offsets, must be reported as the
 pattern says (its `match` lines found, its `no_match` lines not, for an exact form); a pattern
@@ -14,11 +14,13 @@ that fails is left to `regex` on the lines the first pass selects (`unchecked`).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from repopilot.engine import cache
+from repopilot.engine import cache, plainform
 from repopilot.engine.library import Pattern
 from repopilot.engine.plainform import PlainForm, plain_form
 from repopilot.engine.re2form import Untranslatable
@@ -93,15 +95,40 @@ class LineFinder:
 
 def build(patterns: list[Pattern], routes: list[Route], only: list[int], generic: tuple[str, ...]):
     """The finder, or None without Hyperscan or when it rejects the library. Only the
-    patterns `only` (those with RE2 forms) are in it; the rest are not `covered`."""
+    patterns `only` (those with RE2 forms) are in it; the rest are not `covered`. What the
+    build decides (forms, database, the examples' verdict) is kept sealed in the cache, keyed
+    by everything it depends on, so a start-up with a warm cache only loads it."""
     try:
         import hyperscan as hs
     except ImportError:
         return None
-    keep = set(only)
-    forms = [f if i in keep else None for i, f in enumerate(_forms(patterns))]
     flags = [bool(r.forms and r.forms[0].ignore_case) or bool(p.flags)
              for p, r in zip(patterns, routes, strict=True)]  # fmt: skip
+    code = b"".join(Path(m).read_bytes() for m in (__file__, plainform.__file__))
+    key = repr((getattr(hs, "__version__", ""), [(p.exprs, p.spec.examples) for p in patterns],
+                flags, only, generic))  # fmt: skip
+    name = "hsline-" + hashlib.sha256(code + key.encode()).hexdigest()[:32]
+    meta, blob = cache.read_sealed(name + ".json"), cache.read_sealed(name + ".db")
+    if meta is not None and blob is not None:
+        try:
+            m = json.loads(meta)
+            db = hs.loadb(blob, hs.HS_MODE_BLOCK)
+            db.scratch = hs.Scratch(db)
+            return LineFinder(db, m["owner"], m["generic0"], set(m["covered"]), set(m["exact"]))
+        except Exception:  # noqa: BLE001  (a cache is only an optimization: rebuild)
+            pass
+    finder = _build(hs, patterns, flags, set(only), generic)
+    if finder is not None:
+        cache.write_sealed(name + ".db", hs.dumpb(finder._db))
+        cache.write_sealed(name + ".json", json.dumps({
+            "owner": finder._owner, "generic0": finder._generic0,
+            "covered": sorted(finder.covered), "exact": sorted(finder.exact),
+        }).encode())  # fmt: skip
+    return finder
+
+
+def _build(hs, patterns: list[Pattern], flags: list[bool], keep: set[int], generic):
+    forms = [f if i in keep else None for i, f in enumerate(_forms(patterns))]
     exprs: list[bytes] = []
     hsflags: list[int] = []
     owner: list[int] = []
@@ -117,34 +144,16 @@ def build(patterns: list[Pattern], routes: list[Route], only: list[int], generic
         hsflags.append(hs.HS_FLAG_MULTILINE | hs.HS_FLAG_CASELESS)
     covered = {i for i, fs in enumerate(forms) if fs is not None}
     exact = {i for i, fs in enumerate(forms) if fs is not None and all(f.exact for f in fs)}
-    db = _database(hs, exprs, hsflags)
-    if db is None:
+    db = hs.Database(mode=hs.HS_MODE_BLOCK)
+    try:
+        db.compile(expressions=exprs, ids=list(range(len(exprs))), flags=hsflags)
+    except Exception:  # noqa: BLE001  (hyperscan.error: a form it cannot take)
         return None
     finder = LineFinder(db, owner, generic0, covered, exact)
     bad = _unchecked(finder, patterns)
     finder.covered -= bad
     finder.exact -= bad
     return finder
-
-
-def _database(hs, exprs: list[bytes], flags: list[int]):
-    digest = hashlib.sha256(repr((getattr(hs, "__version__", ""), exprs, flags)).encode())
-    name = f"hsline-{digest.hexdigest()[:32]}.db"
-    blob = cache.read_sealed(name)
-    if blob is not None:
-        try:
-            db = hs.loadb(blob, hs.HS_MODE_BLOCK)
-            db.scratch = hs.Scratch(db)
-            return db
-        except Exception:  # noqa: BLE001  (a cache is only an optimization: rebuild)
-            pass
-    db = hs.Database(mode=hs.HS_MODE_BLOCK)
-    try:
-        db.compile(expressions=exprs, ids=list(range(len(exprs))), flags=flags)
-    except Exception:  # noqa: BLE001  (hyperscan.error: a form it cannot take)
-        return None
-    cache.write_sealed(name, hs.dumpb(db))
-    return db
 
 
 def _unchecked(finder: LineFinder, patterns: list[Pattern]) -> set[int]:

@@ -61,11 +61,6 @@ _SIGNALS = (
 )
 _EXIT = regex.compile(r"(?i)process completed with exit code (\d+)|exited with (?:code )?(\d+)")
 MAX_HITS = 4096
-SET_MIN = 4 << 20  # bytes of log after which the set engine is built and used
-# Candidate lines per MiB above which the set engine beats the per-pattern path: a quiet log
-# (a few dozen per MiB) is faster with one literal scan than with Hyperscan's ~800 patterns.
-DENSE = 300
-PROBE = 32  # chunks on the set engine between two re-measurements on the per-pattern path
 MAX_TIMEOUTS = 3
 HEADER_MAX = 300  # lines of a step's script echo; past this, a missing ##[endgroup] is assumed
 
@@ -126,7 +121,6 @@ class Scanner:
         patterns: list[Pattern],
         timeout: float = 0.05,
         engine: Engine | None = None,
-        adaptive: bool = True,
     ):
         self.patterns = patterns
         self.timeout = timeout
@@ -163,11 +157,6 @@ class Scanner:
         if self.always:  # a pattern confirmed on every line: nothing for a set to skip
             self.engine = "reference"
         self.sets: SetMatcher | None = None
-        self._seen = 0  # bytes scanned: the set engine is built once a log is large
-        # adaptive=False: every chunk on the set engine (tests compare it with the reference)
-        self.adaptive = adaptive
-        self._dense = not adaptive  # the last chunk on the per-pattern path had many candidates
-        self._on_set = 0  # chunks on the set engine since that measurement
 
     def prepare(self) -> None:
         """Build the set engine now (before a fork, so both halves share it)."""
@@ -187,24 +176,17 @@ class Scanner:
         return res
 
     def _chunk(self, chunk: Chunk, res: ScanResult) -> None:
-        # Each chunk takes the faster path for what the log looks like; both give the same
-        # results, chunk by chunk. Small logs keep the per-pattern path: building the set engine
-        # costs more than it saves below a few MB; quiet chunks too (see DENSE).
-        self._seen += len(chunk.data)
-        if self._dense and self.engine == "set" and (self._seen >= SET_MIN or not self.adaptive):
+        # The set engine on every chunk where it is there: on a quiet log it costs what the
+        # per-pattern path costs, on real and dense ones a fraction (benchmarks/bench_classify.py).
+        if self.engine == "set":
             self.prepare()
-            if self.sets is not None:
-                self.sets.chunk(self, chunk, res)
-                self._on_set += 1
-                if self._on_set >= PROBE and self.adaptive:
-                    self._dense = False  # measure again on the next chunk
-                return
-        found = self._chunk_literal(chunk, res)
-        self._dense = found * (1 << 20) >= DENSE * max(len(chunk.data), 1 << 16)
-        self._on_set = 0
+        if self.sets is not None:
+            self.sets.chunk(self, chunk, res)
+        else:
+            self._chunk_literal(chunk, res)
 
-    def _chunk_literal(self, chunk: Chunk, res: ScanResult) -> int:
-        """The per-pattern path: the literal prefilter's candidate lines (their number)."""
+    def _chunk_literal(self, chunk: Chunk, res: ScanResult) -> None:
+        """The per-pattern path: each literal prefilter candidate line, pattern by pattern."""
         data = chunk.data
         if b"\x1b" in data:
             data = _ANSI_B.sub(b"", data)
@@ -212,12 +194,10 @@ class Scanner:
         steps = iter(chunk.steps)
         pending = next(steps, None)
         line, pos, last_end = chunk.first_line, 0, -1
-        found = 0
         for m in self._scan.finditer(data):
             start = data.rfind(b"\n", 0, m.start()) + 1
             if start <= last_end:
                 continue
-            found += 1
             end = data.find(b"\n", m.start())
             end = len(data) if end < 0 else end
             last_end = end
@@ -233,7 +213,6 @@ class Scanner:
         line += data.count(b"\n", pos)
         chunk.n_newlines = line - chunk.first_line
         res.lines = line - (1 if data.endswith(b"\n") else 0)
-        return found
 
     def _line(
         self,

@@ -103,6 +103,7 @@ def split_scan(scanner: Scanner, job: JobLog) -> ScanResult | None:
     mid = _midpoint(job.path) if job.path else None
     if mid is None:
         return None
+    scanner.prepare()  # built once, before the fork: both halves use it
     read_fd, write_fd = os.pipe()
     try:
         pid = os.fork()
