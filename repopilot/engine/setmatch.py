@@ -175,7 +175,9 @@ class SetMatcher:
                 si += 1
             step = len(res.steps) - 1
             raw, text, matchable, decided = lines[start]
-            scanner._line(raw, line, step, anchor, res, self, found[start], (text, decided))
+            # (no needle check: a line where no needle is can give no hit, signal or generic
+            # entry, so the set engine's extra lines change nothing)
+            scanner._line(raw, line, step, anchor, res, self, found[start], (text, decided), True)
         gi, si, line, pos = self._flush(
             scanner, data, generic, starts, (gi, si), steps, len(data) + 1, (line, pos), anchor, res
         )
