@@ -185,3 +185,39 @@ def ref_job(path: Path):
     from repopilot.logs.reader import open_logs
 
     return open_logs(str(path))[0]
+
+
+ROUTES = """\
+ecosystem: route-tests
+patterns:
+  - id: r.exact
+    category: test_failure
+    regex: '^FAILED (?P<test>\\S+)'
+    title: 'failed {test}'
+    examples:
+      match: ['FAILED a::b']
+  - id: r.wider
+    category: lint_format
+    regex: '(?<=\\.py):\\d+: E\\d+'
+    prefilter_regex: '\\.py:\\d+: '
+    title: 'lint'
+    examples:
+      match: ['x.py:1: E501']
+  - id: r.slow
+    category: compile_error
+    regex: 'duplicate (?P<w>\\w+) and (?P=w) again'
+    title: 'dup'
+    examples:
+      match: ['duplicate foo and foo again']
+"""
+
+
+def test_lint_counts_each_route_and_says_why_a_pattern_is_slow(tmp_path: Path) -> None:
+    from tests.engine_support import cli
+
+    (tmp_path / "routes.yaml").write_text(ROUTES, encoding="utf-8")
+    res = cli("patterns", "lint", "--patterns", str(tmp_path))
+    out = res.stdout.decode() + res.stderr.decode()
+    assert "1 decided by Hyperscan on plain lines, 1 with a wider form that regex confirms" in out
+    assert "0 left to regex by its self-check, 1 on the slow path" in out
+    assert "r.slow: no RE2 form, stays on the slow per-pattern path: a backreference" in out

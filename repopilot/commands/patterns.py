@@ -165,12 +165,16 @@ def engine_routes(patterns: list[Pattern]) -> tuple[list[Problem], str]:
         )
         for p, why in got.slow
     ]
-    import importlib.util
-
-    hs = "installed" if importlib.util.find_spec("hyperscan") else "not installed"
     counts = (
-        f"opt-in set engine, Hyperscan {hs}: {got.exact} exact in RE2, {got.confirmed} with a "
-        f"wider RE2 form that regex confirms, {len(got.slow)} on the slow path"
+        f"set engine: {got.exact} decided by Hyperscan on plain lines, {got.confirmed} with a "
+        f"wider form that regex confirms, "
+        + (
+            ""
+            if got.checked_out is None
+            else f"{got.checked_out} left to regex by its self-check, "
+        )
+        + f"{len(got.slow)} on the slow path"
+        + ("" if got.checked_out is not None else "; Hyperscan not installed: per-pattern path")
     )
     return out, counts
 

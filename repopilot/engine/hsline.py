@@ -77,20 +77,20 @@ class LineFinder:
         for n, t in enumerate(texts):
             at += len(t) + 1
             ends[at] = n
-        got: list[set[int]] = [set() for _ in texts]
-        owner = self._owner
+        got: dict[int, list[int]] = {}
 
         def on_match(id_: int, _from: int, to: int, _flags: int, _ctx) -> None:
-            got[ends[to]].add(id_)
+            got.setdefault(ends[to], []).append(id_)
 
         self._db.scan(buf, match_event_handler=on_match)
-        g0 = self._generic0
-        out = []
-        for ids in got:
-            out.append(
-                Decided(frozenset(owner[i] for i in ids if i < g0), any(i >= g0 for i in ids))
-            )
+        out = [NOTHING] * len(texts)
+        owner, g0 = self._owner, self._generic0
+        for n, ids in got.items():
+            out[n] = Decided(frozenset(owner[i] for i in ids if i < g0), max(ids) >= g0)
         return out
+
+
+NOTHING = Decided(frozenset(), False)
 
 
 def build(patterns: list[Pattern], routes: list[Route], only: list[int], generic: tuple[str, ...]):

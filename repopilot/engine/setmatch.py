@@ -281,13 +281,36 @@ def _keep(scanner, data: bytes, group: list[tuple[int, int]], anchor, res) -> No
 class RouteSummary:
     """What `repopilot patterns lint` says about the set engine."""
 
-    exact: int  # decided by RE2 alone on ASCII lines (unless captures are kept)
-    confirmed: int  # RE2 form wider than the pattern: `regex` confirms what it selects
-    slow: list[tuple[Pattern, str]]  # no RE2 form: per-pattern `regex` on prefilter lines, why
+    exact: int  # Hyperscan's plain pass decides them (`regex` only fills captures)
+    confirmed: int  # a plain form wider than the pattern: `regex` confirms what it selects
+    checked_out: int | None  # left to `regex` by a build's self-check (None: no Hyperscan)
+    slow: list[tuple[Pattern, str]]  # no form: per-pattern `regex` on prefilter lines, why
 
 
 def summarize(patterns: list[Pattern]) -> RouteSummary:
-    got = [route(p) for p in patterns]
+    from repopilot.engine.hsline import _forms
+
+    got = routes(patterns)
     slow = [(p, r.reason) for p, r in zip(patterns, got, strict=True) if r.forms is None]
-    exact = sum(1 for r in got if r.forms is not None and r.exact)
-    return RouteSummary(exact, len(patterns) - exact - len(slow), slow)
+    plain = _forms(patterns)
+    exact = sum(
+        1
+        for r, fs in zip(got, plain, strict=True)
+        if r.forms is not None and fs is not None and all(f.exact for f in fs)
+    )
+    checked_out = None
+    try:
+        from repopilot.engine.scan import Scanner
+
+        scanner = Scanner(patterns, engine="set")
+        scanner.prepare()
+        sets = scanner.sets
+    except Exception:  # noqa: BLE001  (the counts without the build)
+        sets = None
+    if sets is not None and sets.finder is not None and sets.lines is not None:
+        fast = {i for i, r in enumerate(got) if r.forms is not None}
+        out = (fast - sets.lines.covered) | (sets.finder.unsafe & fast)
+        checked_out = len(out)
+        exact = len((sets.lines.exact & fast) - out)
+    rest = len(patterns) - exact - len(slow) - (checked_out or 0)
+    return RouteSummary(exact, rest, checked_out, slow)
