@@ -54,6 +54,8 @@ def test_read_raw_equals_the_files_lines_from_every_anchor(tmp_path):
             got, eof = read_raw(job, lo, hi, anchor)
             assert got == lines[lo - 1 : hi], (anchor, lo, hi)
             assert eof == (hi > len(lines))
+            # knowing the last line's number, the last chunk may be split from its end
+            assert read_raw(job, lo, hi, anchor, last=len(lines)) == (got, eof), (anchor, lo, hi)
 
 
 def test_a_long_line_is_kept_capped_with_its_text_and_colour(tmp_path):

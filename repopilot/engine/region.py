@@ -10,6 +10,7 @@ and the context around it cost one read.
 
 from __future__ import annotations
 
+import os
 import re
 
 from repopilot.engine.linescore import Line
@@ -30,14 +31,24 @@ def anchor_for(res: ScanResult, line: int) -> Anchor | None:
     return max(usable, key=lambda a: a[1]) if usable else None
 
 
-def read_raw(job: JobLog, lo: int, hi: int, anchor: Anchor | None) -> tuple[list[bytes], bool]:
+def read_raw(
+    job: JobLog, lo: int, hi: int, anchor: Anchor | None, last: int = 0
+) -> tuple[list[bytes], bool]:
     """Raw lines `lo..hi` (`lo` at or after the anchor's line) and whether the log ended first.
-    A line longer than MAX_LINE is kept capped (see `_capped`): memory stays flat."""
+    A line longer than MAX_LINE is kept capped (see `_capped`): memory stays flat.
+    `last`: the number of the log's last line, as the scan counted it (0: unknown). A failure is
+    usually near the end: lines in the last chunk of a plain file are then split from its end
+    when that splits fewer."""
     out: list[bytes] = []
+    size = _size(job) if last > 0 else None
     for chunk in iter_chunks(job, anchor, gha_steps=False, reread=True):
         first, data = chunk.first_line, chunk.data
         if first > hi:
             return out, False
+        if size == chunk.offset + len(data) and last - lo < hi - first:
+            start = max(lo, first)
+            _keep(out, _from_end(data, start, last)[: hi - start + 1], 0)
+            return out, hi >= last
         want = hi - first + 1
         parts = data.split(b"\n", want)
         if len(parts) > want:  # line `hi` ends inside this chunk: the rest is not split
@@ -51,6 +62,28 @@ def read_raw(job: JobLog, lo: int, hi: int, anchor: Anchor | None) -> tuple[list
             chunk.n_newlines = len(parts) - 1
         _keep(out, parts, lo - first)
     return out, True
+
+
+def _size(job: JobLog) -> int | None:
+    """The size of a plain file the reader yields as it is (not a gh log it rewrites)."""
+    if job.path is None or job.fmt == "ghcli":
+        return None
+    try:
+        return os.path.getsize(job.path)
+    except OSError:
+        return None
+
+
+def _from_end(data: bytes, start: int, last: int) -> list[bytes]:
+    """Lines `start..last` of the chunk `data` whose last line is number `last`."""
+    body = data[:-1] if data.endswith(b"\n") else data
+    want = last - start + 1
+    if want <= 0:
+        return []
+    parts = body.rsplit(b"\n", want)
+    if len(parts) > want:
+        del parts[0]  # the lines before `start`
+    return parts
 
 
 def _keep(out: list[bytes], parts: list[bytes], skip: int) -> None:
@@ -105,7 +138,7 @@ class Region:
         stop = hi + after
         if stop - start + 1 > MAX_WINDOW:
             start, stop = lo, hi
-        raws, eof = read_raw(self.job, start, stop, anchor)
+        raws, eof = read_raw(self.job, start, stop, anchor, self.res.lines)
         self._anchor, self._first, self._raws, self._eof = anchor, start, raws, eof
         self._lines = {}
 

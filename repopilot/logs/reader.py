@@ -237,6 +237,12 @@ _TRAVIS_CMD = re.compile(rb"\$ (?=\S)")
 _ERASE = b"\x1b[0K"
 
 
+def _newlines(data: bytes) -> int:
+    """`data.count(b"\\n")`, faster: `replace` finds the LFs with memchr, `count` looks at
+    every byte."""
+    return len(data) - len(data.replace(b"\n", b""))
+
+
 def _plain_steps(data: bytes, first_line: int) -> list[tuple[int, str]]:
     steps = []
     line, pos = first_line, 0
@@ -248,7 +254,7 @@ def _plain_steps(data: bytes, first_line: int) -> list[tuple[int, str]]:
             start -= 1  # the CR belongs to the step's text, as before
         elif start and data[start - 1] != 0x0A:
             continue
-        line += data.count(b"\n", pos, start)
+        line += _newlines(data[pos:start])
         pos = start
         end = data.find(b"\n", m.end())
         end = len(data) if end < 0 else end
