@@ -1,0 +1,123 @@
+"""Classify many logs on every core the process may use, with the results of one process.
+
+`repopilot classify` over a run's job logs is a loop over independent files, so it forks
+workers after the library and the set engine are built (they share them, nothing is pickled but
+the verdicts). Worker k classifies the logs k, k + n, k + 2n, ...; the parent takes them back in
+input order. What one log can change for the next is the `::add-mask::` registry (a value
+registered while reading one log is redacted in every later one, safety/masks.py): each result
+carries the values its log registered, and a log classified by a worker that had not seen a
+value an earlier log registered is classified again, in order, by the parent. So the output is
+the same as classifying the logs one by one, including which input error stops the run.
+Where fork is not there (or one core, or one log) the logs are classified one by one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from repopilot.errors import LogError
+from repopilot.records import Verdict
+from repopilot.safety.masks import forget_masks, registered_masks, remember_values
+
+MAX_WORKERS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    index: int
+    verdicts: list[Verdict] | None
+    error: str | None  # the LogError's message, when the log could not be read
+    seen: frozenset[str]  # mask values registered before this log (in its worker)
+    added: frozenset[str]  # mask values this log registered
+
+
+def workers() -> int:
+    """How many processes to classify with: the cores this process may use, at most 4."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
+
+
+def classify_many(
+    classify: Callable[[str], list[Verdict]], paths: list[str], jobs: int | None = None
+) -> list[Verdict]:
+    """`classify(path)` for every path, in order; a LogError is raised as the loop would."""
+    jobs = min(jobs or workers(), len(paths))
+    if jobs < 2 or not hasattr(os, "fork"):
+        return [v for p in paths for v in classify(p)]
+    import pickle  # (here, not at start-up: a single log never needs it)
+
+    pipes: list[tuple[int, int]] = []
+    for k in range(1, jobs):
+        read_fd, write_fd = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_fd)
+            os.close(write_fd)
+            break
+        if pid == 0:  # a worker: its share, then the results down the pipe
+            os.close(read_fd)
+            code = 0
+            try:
+                blob = pickle.dumps(_share(classify, paths, k, jobs))
+                with os.fdopen(write_fd, "wb") as out:
+                    out.write(blob)
+            except BaseException:  # noqa: BLE001  (the parent classifies what is missing)
+                code = 1
+            os._exit(code)
+        os.close(write_fd)
+        pipes.append((pid, read_fd))
+    done: dict[int, _Done] = {d.index: d for d in _share(classify, paths, 0, len(pipes) + 1)}
+    for pid, read_fd in pipes:
+        with os.fdopen(read_fd, "rb") as src:
+            blob = src.read()
+        os.waitpid(pid, 0)
+        try:
+            done.update((d.index, d) for d in pickle.loads(blob))
+        except Exception:  # noqa: BLE001  (a worker that died: its logs are done here)
+            continue
+    return _in_order(classify, paths, done)
+
+
+def _share(classify, paths: list[str], k: int, n: int) -> list[_Done]:
+    out = []
+    for i in range(k, len(paths), n):
+        before = registered_masks()
+        try:
+            verdicts, error = classify(paths[i]), None
+        except LogError as exc:
+            verdicts, error = None, str(exc)
+        out.append(_Done(i, verdicts, error, before, registered_masks() - before))
+        if error is not None:
+            break  # the run stops at the first unreadable log: nothing after it is needed
+    return out
+
+
+def _in_order(classify, paths: list[str], done: dict[int, _Done]) -> list[Verdict]:
+    """The results in input order, as one process would have made them."""
+    every = set(registered_masks())  # the parent's own share registered its values
+    seen_so_far: set[str] = set()  # what one process would have registered before log i
+    out: list[Verdict] = []
+    try:
+        for i, path in enumerate(paths):
+            d = done.get(i)
+            if d is None or d.seen != seen_so_far:
+                # again, here, with exactly the values one process would have had by now
+                forget_masks()
+                remember_values(frozenset(seen_so_far))
+                verdicts = classify(path)  # raises its LogError itself
+                d = _Done(i, verdicts, None, frozenset(seen_so_far), registered_masks())
+            if d.error is not None:
+                raise LogError(d.error)
+            seen_so_far |= d.added
+            every |= d.added
+            out.extend(d.verdicts or [])
+    finally:
+        forget_masks()
+        remember_values(frozenset(every | seen_so_far))
+    return out
