@@ -131,3 +131,21 @@ def test_a_split_scan_hands_the_second_halfs_masks_to_the_parent(tmp_path):
 def test_last_nonblank_equals_the_whole_split(lines, n):
     data = b"\n".join(lines)
     assert last_nonblank(data, n) == [ln for ln in data.split(b"\n") if ln.strip()][-n:]
+
+
+def test_a_zip_member_past_its_first_mib_reads_its_context(tmp_path, classifier):
+    import zipfile
+
+    lines = [f"{TS}building module {i} of the project" for i in range(60_000)]
+    lines += [f"{TS}ERROR: Could not find a version that satisfies the requirement nope==9"]
+    lines += [f"{TS}##[error]Process completed with exit code 1."]
+    text = "\n".join(lines) + "\n"
+    plain = tmp_path / "job.txt"
+    plain.write_text(text)
+    run = tmp_path / "run.zip"
+    with zipfile.ZipFile(run, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("build/1_Run pip.txt", text)  # a member stream cannot seek
+    [from_zip] = classifier.classify_path(run)
+    [from_file] = classifier.classify_path(plain)
+    assert from_zip.context and from_zip.context == from_file.context
+    assert from_zip.evidence == from_file.evidence and from_zip.evidence[0].line > 60_000

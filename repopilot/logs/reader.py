@@ -347,6 +347,22 @@ def _register_masks(data: bytes) -> None:
         remember_masks(m.group(0).decode("utf-8", "replace"))
 
 
+def _seek(stream: BinaryIO, offset: int, where: str) -> None:
+    """Move to `offset`: a zip member's stream cannot seek, so it is read up to there."""
+    if stream.seekable():
+        stream.seek(offset)
+        return
+    left = offset
+    while left > 0:
+        try:
+            got = stream.read(min(left, CHUNK))
+        except (OSError, EOFError, zlib.error, zipfile.BadZipFile, gzip.BadGzipFile) as exc:
+            raise LogError(f"{where}: truncated or corrupt input: {exc}") from None
+        if not got:
+            return
+        left -= len(got)
+
+
 def iter_chunks(
     job: JobLog,
     anchor: tuple[int, int] | None = None,
@@ -370,7 +386,7 @@ def iter_chunks(
         # An opener returns an open file (buffered) or a raw stream (a zip member, a split half).
         stream = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(_raw(raw), CHUNK)
         if offset0:
-            stream.seek(offset0)
+            _seek(stream, offset0, job.source)
         if stop is not None:
             stream = io.BufferedReader(_Limit(stream, stop - offset0), CHUNK)
         for offset, data in _raw_chunks(stream, job.source):
