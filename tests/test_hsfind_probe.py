@@ -41,6 +41,15 @@ def test_probes_cover_each_alternative_and_follow_the_case_flag():
     assert all(re.search(rb"(?i)fatal", p) for p in probes(rb"FATAL", True))
 
 
+def test_anchored_probes_are_lines_of_their_own():
+    # the plain forms (engine/hsline.py) keep `^`: a probe holds where it starts a line
+    assert probes(rb"^(?:[\d])+\x29\x20[A-Za-z_](?:[\w\x5c])*\x3a\x3a[\w]+", False) == [
+        b"0) a::a",
+        b"00) aa::aa",
+    ]
+    assert probes(rb"^x$", False) == [b"x"]
+
+
 def test_probes_skip_what_raw_forms_never_hold():
     assert probes(rb"a(?=b)", False) == []  # an assertion: raw forms drop them
     assert probes(rb"[^\x00-\xff]", False) == []  # a class no byte matches

@@ -78,6 +78,8 @@ def _seq(items, extra: int) -> list[bytes]:
             alts = _seq(av[3], extra)
         elif op is C.BRANCH:
             alts = [s for branch in av[1] for s in _seq(branch, extra)][:PER_EXPR]
+        elif op is C.AT:
+            alts = [b""]  # an anchor: the probe is placed where it holds (see `probes`)
         elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
             lo, hi, sub = av
             n = lo + extra if hi is C.MAXREPEAT or lo + extra <= hi else lo
@@ -91,10 +93,11 @@ def _seq(items, extra: int) -> list[bytes]:
 
 
 def probes(expr: bytes, caseless: bool) -> list[bytes]:
-    """Short strings `expr` (Hyperscan syntax, no anchors) matches, each confirmed by `re`."""
+    """Short strings `expr` (Hyperscan syntax) matches, each confirmed by `re` as a line of its
+    own (multi-line mode: a `^` or `$` in it holds at the probe's ends only)."""
     try:
         tree = sre.parse(expr.decode("latin-1"))
-        check = re.compile(expr, re.IGNORECASE if caseless else 0)
+        check = re.compile(expr, re.MULTILINE | (re.IGNORECASE if caseless else 0))
     except (re.error, UnicodeDecodeError, ValueError):
         return []
     got = dict.fromkeys(_seq(list(tree), 0) + _seq(list(tree), 1))
