@@ -7,8 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from repopilot.engine.classify import Classifier
+from repopilot.engine.jobend import last_nonblank
 from repopilot.engine.library import load_library
 from repopilot.engine.region import Region, read_raw
 from repopilot.engine.scan import ScanResult
@@ -118,3 +121,13 @@ def test_a_split_scan_hands_the_second_halfs_masks_to_the_parent(tmp_path):
     assert split_scan(c.scanner, job) is not None
     assert "Vq8rTz3pLm1x" in registered_masks()
     forget_masks()
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from([b"", b"  ", b"x", b"\r", b"job line", b"\t"]), max_size=120),
+    st.integers(min_value=1, max_value=50),
+)
+def test_last_nonblank_equals_the_whole_split(lines, n):
+    data = b"\n".join(lines)
+    assert last_nonblank(data, n) == [ln for ln in data.split(b"\n") if ln.strip()][-n:]

@@ -30,10 +30,22 @@ def tail(job: JobLog, n: int = TAIL_LINES) -> list[str]:
             data = b""
         last.extend(ln for ln in data.split(b"\n")[1:] if ln.strip())
         return [display(b) for b in last]
-    for chunk in iter_chunks(job, gha_steps=False):
-        # one job of a gh file: the other jobs' lines are blank here, anywhere in the chunk
-        last.extend([ln for ln in chunk.data.split(b"\n") if ln.strip()][-n:])
+    for chunk in iter_chunks(job, gha_steps=False, reread=True):
+        last.extend(last_nonblank(chunk.data, n))
     return [display(b) for b in last]
+
+
+def last_nonblank(data: bytes, n: int) -> list[bytes]:
+    """`[ln for ln in data.split(b"\\n") if ln.strip()][-n:]`, splitting only as far back from
+    the end as it takes: one job of a gh file has the other jobs' lines blank, anywhere."""
+    k = 2 * n + 2
+    while True:
+        parts = data.rsplit(b"\n", k)
+        whole = len(parts) <= k  # every line of `data` is in `parts`
+        kept = [ln for ln in (parts if whole else parts[1:]) if ln.strip()]
+        if whole or len(kept) >= n:
+            return kept[-n:]
+        k *= 4
 
 
 def job_complete(job: JobLog, step_names: list[str | None]) -> bool:

@@ -46,6 +46,8 @@ _BUILDKIT = re.compile(r"^#\d+ \d+\.\d+ ")
 def body(text: str) -> str:
     """The matchable part of a display line: without the runner's annotation marker or
     BuildKit's `#12 3.456 ` step prefix (so a tool's pattern also works inside `docker build`)."""
+    if not text.startswith("#"):
+        return text
     if text.startswith("##["):
         text = _MARKER.sub("", text, count=1)
     if text.startswith("#"):
