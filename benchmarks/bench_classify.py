@@ -91,7 +91,7 @@ def corpus_logs(root: Path) -> list[Path]:
 
 
 def measure(
-    name: str, files: list[Path], pats: Path, env: dict[str, str], runs: int
+    name: str, files: list[Path], pats: Path, env: dict[str, str], runs: int, jobs: int | None
 ) -> dict[str, object]:
     size_mb = sum(f.stat().st_size for f in files) / 1e6
     paths = [str(f) for f in files]
@@ -100,6 +100,8 @@ def measure(
     if g[0][0] < GREP_SLOW:  # GNU grep's DFA can explode on ~800 regexes: then one run only
         g += [run(grep, env) for _ in range(runs - 1)]
     cmd = [sys.executable, "-m", "repopilot", "classify", "--format", "json", *paths]
+    if jobs:
+        cmd[4:4] = ["--jobs", str(jobs)]
     r = [run(cmd, env) for _ in range(runs)]
     results = json.loads(r[-1][2])["results"]
     gw = statistics.median(x[0] for x in g)
@@ -129,9 +131,15 @@ def main() -> None:
     ap.add_argument("--no-corpus", action="store_true", help="skip the real-log runs")
     ap.add_argument("--only-corpus", action="store_true", help="skip the synthetic logs")
     ap.add_argument(
-        "--engine", choices=("set", "reference"), default=None, help="REPOPILOT_SCAN_ENGINE"
+        "--engine",
+        choices=("set", "reference"),
+        default=None,
+        help="REPOPILOT_SCAN_ENGINE (default: set, where Hyperscan is installed)",
     )
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument(
+        "--jobs", type=int, default=None, help="classify --jobs (default: its own, the cores)"
+    )
     ap.add_argument("--dir", default=None, help="where to keep generated logs (default: temp)")
     a = ap.parse_args()
     workdir = Path(a.dir or tempfile.mkdtemp(prefix="repopilot-bench-"))
@@ -168,7 +176,7 @@ def main() -> None:
             jobs.append(("real logs concatenated into one file", [cat]))
     report = []
     for name, files in jobs:
-        row = measure(name, files, pats, env, a.runs)
+        row = measure(name, files, pats, env, a.runs, a.jobs)
         report.append(row)
         print(json.dumps(row), flush=True)
     print(json.dumps({"results": report}, indent=1))

@@ -62,10 +62,19 @@ def _word(text: str) -> str:
 
 
 class LineFinder:
-    def __init__(self, db, owner: list[int], generic0: int, covered: set[int], exact: set[int]):
+    """Ids in the database: the plain forms (`owner`: their pattern), then from `generic0` the
+    error-like words, then from `needle0` the needles of inexact patterns (`needle_owner`):
+    an inexact pattern in `filtered` is decided only on a line where a needle of its own is
+    too, as the per-pattern path tries a pattern only where its needle is."""
+
+    def __init__(self, db, owner: list[int], generic0: int, needle0: int, needle_owner: list[int],
+                 covered: set[int], exact: set[int]):  # fmt: skip
         self._db = db
         self._owner = owner
         self._generic0 = generic0
+        self._needle0 = needle0
+        self._needle_owner = needle_owner
+        self.filtered = set(self._needle_owner)
         self.covered = covered  # patterns this pass decides (exactly, or as a necessary test)
         self.exact = exact  # of those, the ones it decides exactly
 
@@ -84,9 +93,13 @@ class LineFinder:
 
         self._db.scan(buf, match_event_handler=on_match)
         out = [NOTHING] * len(texts)
-        owner, g0 = self._owner, self._generic0
+        owner, g0, n0 = self._owner, self._generic0, self._needle0
+        needle_owner, filtered = self._needle_owner, self.filtered
         for n, ids in got.items():
-            out[n] = Decided(frozenset(owner[i] for i in ids if i < g0), max(ids) >= g0)
+            forms = {owner[i] for i in ids if i < g0}
+            if filtered and forms & filtered:
+                forms -= filtered - {needle_owner[i - n0] for i in ids if i >= n0}
+            out[n] = Decided(frozenset(forms), any(g0 <= i < n0 for i in ids))
         return out
 
 
@@ -114,7 +127,8 @@ def build(patterns: list[Pattern], routes: list[Route], only: list[int], generic
             m = json.loads(meta)
             db = hs.loadb(blob, hs.HS_MODE_BLOCK)
             db.scratch = hs.Scratch(db)
-            return LineFinder(db, m["owner"], m["generic0"], set(m["covered"]), set(m["exact"]))
+            return LineFinder(db, m["owner"], m["generic0"], m["needle0"], m["needles"],
+                              set(m["covered"]), set(m["exact"]))  # fmt: skip
         except Exception:  # noqa: BLE001  (a cache is only an optimization: rebuild)
             pass
     finder = _build(hs, patterns, flags, set(only), generic)
@@ -122,6 +136,7 @@ def build(patterns: list[Pattern], routes: list[Route], only: list[int], generic
         cache.write_sealed(name + ".db", hs.dumpb(finder._db))
         cache.write_sealed(name + ".json", json.dumps({
             "owner": finder._owner, "generic0": finder._generic0,
+            "needle0": finder._needle0, "needles": finder._needle_owner,
             "covered": sorted(finder.covered), "exact": sorted(finder.exact),
         }).encode())  # fmt: skip
     return finder
@@ -144,16 +159,38 @@ def _build(hs, patterns: list[Pattern], flags: list[bool], keep: set[int], gener
         hsflags.append(hs.HS_FLAG_MULTILINE | hs.HS_FLAG_CASELESS)
     covered = {i for i, fs in enumerate(forms) if fs is not None}
     exact = {i for i, fs in enumerate(forms) if fs is not None and all(f.exact for f in fs)}
+    needle0 = len(exprs)
+    needle_owner: list[int] = []
+    for i in sorted(covered - exact):
+        needles = _needles(patterns[i])
+        if needles:
+            exprs += needles
+            hsflags += [hs.HS_FLAG_MULTILINE | hs.HS_FLAG_CASELESS] * len(needles)
+            needle_owner += [i] * len(needles)
     db = hs.Database(mode=hs.HS_MODE_BLOCK)
     try:
         db.compile(expressions=exprs, ids=list(range(len(exprs))), flags=hsflags)
     except Exception:  # noqa: BLE001  (hyperscan.error: a form it cannot take)
         return None
-    finder = LineFinder(db, owner, generic0, covered, exact)
+    finder = LineFinder(db, owner, generic0, needle0, needle_owner, covered, exact)
     bad = _unchecked(finder, patterns)
     finder.covered -= bad
     finder.exact -= bad
     return finder
+
+
+def _needles(p: Pattern) -> list[bytes]:
+    """The pattern's prefilter (its literals, or its `prefilter_regex`) as plain expressions
+    (caseless, as the per-pattern path matches them); [] when one has no plain form."""
+    if p.literals:
+        return [(_word(lit) + _TAIL).encode("ascii") for lit in p.literals if lit.isascii()]
+    if not p.needle_re:
+        return []
+    try:
+        form = plain_form(p.needle_re)
+    except (Untranslatable, re.error, ValueError, RecursionError):
+        return []
+    return [] if form is None else [form.expr.encode("ascii")]
 
 
 def _unchecked(finder: LineFinder, patterns: list[Pattern]) -> set[int]:

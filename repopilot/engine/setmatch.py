@@ -129,10 +129,9 @@ class SetMatcher:
         self.lines = hsline.build(patterns, self.routes, translatable, generic)
         captures = {i for i, r in enumerate(self.routes) if r.captures}
         self._decided = set() if self.lines is None else self.lines.exact - captures
-        self._generic = re2.Set.SearchSet(_options())
-        for g in generic:
-            self._generic.Add("(?i)" + re2.escape(g))
-        self._generic.Compile()
+        # for the lines the plain pass does not decide: the per-pattern path's needle set
+        self._needles, self._by_needle = scanner._set, scanner.by_lit
+        self._generic_needles = scanner._generic
 
     def select(
         self, matchable: str, raw_hits: set[int], decided: Decided | None
@@ -142,7 +141,11 @@ class SetMatcher:
         error-like word is in it. A pattern matches only where its required literal is, so
         this finds the hits the per-pattern path's literal filter finds."""
         if decided is None or self.lines is None:  # not a plain line: `regex` decides
-            return set(raw_hits), set(), bool(self._generic.Match(matchable))
+            found = self._needles.Match(matchable) or ()
+            allowed: set[int] = set()
+            for k in found:
+                allowed.update(self._by_needle[k])
+            return raw_hits & allowed, set(), any(k in self._generic_needles for k in found)
         todo = set(decided.patterns) | (raw_hits - self.lines.covered)
         return todo, decided.patterns & self._decided, decided.generic
 
