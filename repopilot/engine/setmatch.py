@@ -128,14 +128,14 @@ class SetMatcher:
         translatable = [i for i, r in enumerate(self.routes) if r.forms is not None]
         self.lines = hsline.build(patterns, self.routes, translatable, generic)
         captures = {i for i, r in enumerate(self.routes) if r.captures}
-        self._decided = set() if self.lines is None else self.lines.exact - captures
+        self._decided: set[int] = set() if self.lines is None else self.lines.exact - captures
         # for the lines the plain pass does not decide: the per-pattern path's needle set
         self._needles, self._by_needle = scanner._set, scanner.by_lit
         self._generic_needles = scanner._generic
 
     def select(
         self, matchable: str, raw_hits: set[int], decided: Decided | None
-    ) -> tuple[set[int], set[int], bool]:
+    ) -> tuple[set[int], set[int] | frozenset[int], bool]:
         """For one line: the patterns `regex` must try or that are decided, those decided (an
         exact plain form and nothing to capture: a hit without `regex`), and whether an
         error-like word is in it. A pattern matches only where its required literal is, so
