@@ -150,14 +150,14 @@ class Region:
 
 
 class _RawLine(Line):
-    """A Line whose display text and colour are worked out when first asked for: most lines
-    of a test's lookback are never looked at (a JUnit message is on the next line)."""
+    """A Line whose display text and colour are worked out when first asked for: a test's
+    message is usually found within the first few lines read after it."""
 
     __slots__ = ("_raw", "_text")
     _raw: bytes
     _text: str | None
 
-    def __init__(self, number: int, raw: bytes):  # noqa: D107  (a Line's fields, computed late)
+    def __init__(self, number: int, raw: bytes):  # a Line's fields: `text` and `red` come late
         object.__setattr__(self, "number", number)
         object.__setattr__(self, "_raw", raw)
         object.__setattr__(self, "_text", None)
