@@ -42,7 +42,7 @@ def test_probes_cover_each_alternative_and_follow_the_case_flag():
 
 
 def test_anchored_probes_are_lines_of_their_own():
-    # the plain forms (engine/hsline.py) keep `^`: a probe holds where it starts a line
+    # (a probe may start with `^`: it holds where it starts a line)
     assert probes(rb"^(?:[\d])+\x29\x20[A-Za-z_](?:[\w\x5c])*\x3a\x3a[\w]+", False) == [
         b"0) a::a",
         b"00) aa::aa",

@@ -165,16 +165,14 @@ def engine_routes(patterns: list[Pattern]) -> tuple[list[Problem], str]:
         )
         for p, why in got.slow
     ]
+    checked = (
+        "Hyperscan not installed: the per-pattern path scans"
+        if got.checked_out is None
+        else f"{got.checked_out} left to their prefilter by the Hyperscan self-check"
+    )
     counts = (
-        f"set engine: {got.exact} decided by Hyperscan on plain lines, {got.confirmed} with a "
-        f"wider form that regex confirms, "
-        + (
-            ""
-            if got.checked_out is None
-            else f"{got.checked_out} left to regex by its self-check, "
-        )
-        + f"{len(got.slow)} on the slow path"
-        + ("" if got.checked_out is not None else "; Hyperscan not installed: per-pattern path")
+        f"set engine: {got.exact} decided by the RE2 line set, {got.confirmed} with a wider RE2 "
+        f"form that regex confirms, {len(got.slow)} on the slow path; {checked}"
     )
     return out, counts
 

@@ -2,20 +2,20 @@
 
 Most lines of a real log hold some pattern's literal (`error`, `failed`, a tool's name) without
 being a failure, so confirming candidates pattern by pattern was what made the scan slow. Here
-every pattern is translated (engine/re2form.py, engine/plainform.py) and two Hyperscan passes
-do the work per chunk: the first, over the raw bytes (engine/hsfind.py), selects the lines some
-pattern's raw form matches, a runner signal, and lines holding an error-like word (of which
-only the last 48 per step are read: all that ScanResult keeps); the second, over the selected
-lines' matchable texts joined (engine/hsline.py), says exactly which patterns match each plain
-line (tabs and printable ASCII). `regex`, with its timeout, then runs only for patterns that keep
-captures, whose Hyperscan form is wider than the pattern (lookarounds, atomic groups), that have
-no form, and on the few lines that are not plain.
+every pattern is translated to RE2 (engine/re2form.py) and the work per chunk is: one
+Hyperscan pass over the raw bytes (engine/hsfind.py) selects the lines some pattern's raw form
+matches, a runner signal, and lines holding an error-like word (of which only the last 48 per
+step are read: all that ScanResult keeps); per selected ASCII line, one RE2 set over every
+pattern's line form (engine/lineset.py) says which patterns match. `regex`, with its timeout,
+then runs only for patterns that keep captures, whose RE2 form is wider than the pattern
+(lookarounds, atomic groups; and only where their needle is), that have no form, and on the few
+lines that are not ASCII.
 Same results as the per-pattern path by construction (raw forms are never narrower than their
-pattern, plain forms are exact or marked inexact). Hyperscan 5.4 (the `hyperscan` 0.9.1 wheel)
-was seen to miss matches in large databases with some narrow classes, so both passes check every
-pattern's own examples at several offsets when they are built, and leave the patterns they miss
-to their prefilter and `regex`; tests/test_setmatch_equal.py compares the two paths on the
-fixtures and on the shared corpus.
+pattern, line forms are exact or marked inexact). Vectorscan 5.4.12 (the `hyperscan` 0.9.1
+wheel, built without its AVX2 code) misses matches in some multi-pattern databases, so the
+Hyperscan pass checks every pattern's examples and probes of its expressions when it is built
+(engine/hsprobe.py) and leaves the patterns it misses to their prefilter; tests/
+test_setmatch_equal.py compares the two paths on the fixtures and on the shared corpus.
 """
 
 from __future__ import annotations
@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING
 import re2
 
 from repopilot.engine import cache
-from repopilot.engine.hsline import is_plain
 from repopilot.engine.library import Pattern
+from repopilot.engine.lineset import LineSet
 from repopilot.engine.re2form import RE2Form, Untranslatable, translate
 from repopilot.logs.textnorm import body, display
 
 if TYPE_CHECKING:
-    from repopilot.engine.hsline import Decided
+    from repopilot.engine.lineset import Decided
     from repopilot.engine.scan import Scanner, ScanResult
     from repopilot.logs.reader import Chunk
 
@@ -114,7 +114,7 @@ class SetMatcher:
     """Compiled once per Scanner when a log is large enough to repay it."""
 
     def __init__(self, scanner: Scanner, signals: tuple[str, ...], generic: tuple[str, ...]):
-        from repopilot.engine import hsfind, hsline
+        from repopilot.engine import hsfind
 
         patterns = scanner.patterns
         self.routes = routes(patterns)
@@ -124,12 +124,11 @@ class SetMatcher:
         if self.finder is not None:  # Hyperscan missed their examples: prefiltered instead
             self.slow_ids |= self.finder.unsafe
             self.direct_ids -= self.finder.unsafe
-        # The second pass (engine/hsline.py): which patterns match the plain candidate lines.
-        translatable = [i for i, r in enumerate(self.routes) if r.forms is not None]
-        self.lines = hsline.build(patterns, self.routes, translatable, generic)
+        # Per selected ASCII line, one RE2 set decides (engine/lineset.py).
+        self.lines = LineSet(patterns, self.routes, self.slow_ids, generic)
         captures = {i for i, r in enumerate(self.routes) if r.captures}
-        self._decided: set[int] = set() if self.lines is None else self.lines.exact - captures
-        # for the lines the plain pass does not decide: the per-pattern path's needle set
+        self._decided: set[int] = self.lines.exact - captures
+        # for the lines the line set does not decide: the per-pattern path's needle set
         self._needles, self._by_needle = scanner._set, scanner.by_lit
         self._generic_needles = scanner._generic
 
@@ -137,10 +136,10 @@ class SetMatcher:
         self, matchable: str, raw_hits: set[int], decided: Decided | None
     ) -> tuple[set[int], set[int] | frozenset[int], bool]:
         """For one line: the patterns `regex` must try or that are decided, those decided (an
-        exact plain form and nothing to capture: a hit without `regex`), and whether an
+        exact line form and nothing to capture: a hit without `regex`), and whether an
         error-like word is in it. A pattern matches only where its required literal is, so
         this finds the hits the per-pattern path's literal filter finds."""
-        if decided is None or self.lines is None:  # not a plain line: `regex` decides
+        if decided is None:  # not an ASCII line (or a very long one): `regex` decides
             found = self._needles.Match(matchable) or ()
             allowed: set[int] = set()
             for k in found:
@@ -190,24 +189,17 @@ class SetMatcher:
         res.lines = line - (1 if data.endswith(b"\n") else 0)
 
     def _prepare(self, data: bytes, found: dict[int, set[int] | None]) -> dict[int, tuple]:
-        """Per attention line: (raw bytes, display text, matchable text, what the second
-        pass decided there: None for a line it does not decide)."""
+        """Per attention line: (raw bytes, display text, matchable text, what the line set
+        decided there: None for a line it does not decide)."""
         out: dict[int, tuple] = {}
-        plain: list[int] = []
-        texts: list[str] = []
+        decide = self.lines.decide
         for start, ids in found.items():
             end = data.find(b"\n", start)
             raw = data[start : len(data) if end < 0 else end]
             text = display(raw)
             matchable = body(text)
-            out[start] = (raw, text, matchable, None)
-            if ids is not None and self.lines is not None and is_plain(matchable):
-                plain.append(start)
-                texts.append(matchable)
-        if plain and self.lines is not None:
-            for start, decided in zip(plain, self.lines.find(texts), strict=True):
-                raw, text, matchable, _ = out[start]
-                out[start] = (raw, text, matchable, decided)
+            decided = decide(matchable, ids) if ids is not None and matchable.isascii() else None
+            out[start] = (raw, text, matchable, decided)
         return out
 
     def _flush(self, scanner, data, generic, starts, at, steps, until, where, anchor, res):
@@ -284,36 +276,27 @@ def _keep(scanner, data: bytes, group: list[tuple[int, int]], anchor, res) -> No
 class RouteSummary:
     """What `repopilot patterns lint` says about the set engine."""
 
-    exact: int  # Hyperscan's plain pass decides them (`regex` only fills captures)
-    confirmed: int  # a plain form wider than the pattern: `regex` confirms what it selects
-    checked_out: int | None  # left to `regex` by a build's self-check (None: no Hyperscan)
-    slow: list[tuple[Pattern, str]]  # no form: per-pattern `regex` on prefilter lines, why
+    exact: int  # the line set decides them on ASCII lines (`regex` only fills captures)
+    confirmed: int  # an RE2 form wider than the pattern: `regex` confirms what it selects
+    checked_out: int | None  # left to the prefilter by the Hyperscan self-check (None: absent)
+    slow: list[tuple[Pattern, str]]  # no RE2 form: per-pattern `regex` on prefilter lines, why
 
 
 def summarize(patterns: list[Pattern]) -> RouteSummary:
-    from repopilot.engine.hsline import _forms
-
     got = routes(patterns)
     slow = [(p, r.reason) for p, r in zip(patterns, got, strict=True) if r.forms is None]
-    plain = _forms(patterns)
-    exact = sum(
-        1
-        for r, fs in zip(got, plain, strict=True)
-        if r.forms is not None and fs is not None and all(f.exact for f in fs)
-    )
+    out: set[int] = set()
     checked_out = None
     try:
         from repopilot.engine.scan import Scanner
 
         scanner = Scanner(patterns, engine="set")
         scanner.prepare()
-        sets = scanner.sets
+        if scanner.sets is not None and scanner.sets.finder is not None:
+            out = scanner.sets.finder.unsafe
+            checked_out = len(out)
     except Exception:  # noqa: BLE001  (the counts without the build)
-        sets = None
-    if sets is not None and sets.finder is not None and sets.lines is not None:
-        fast = {i for i, r in enumerate(got) if r.forms is not None}
-        out = (fast - sets.lines.covered) | (sets.finder.unsafe & fast)
-        checked_out = len(out)
-        exact = len((sets.lines.exact & fast) - out)
-    rest = len(patterns) - exact - len(slow) - (checked_out or 0)
+        checked_out = None
+    exact = sum(1 for i, r in enumerate(got) if r.forms is not None and r.exact and i not in out)
+    rest = len(patterns) - exact - len(slow) - len(out)
     return RouteSummary(exact, rest, checked_out, slow)

@@ -1,5 +1,5 @@
-"""The set engine's two Hyperscan forms (issue 11): raw forms that hold on non-ASCII lines, plain
-forms that decide plain lines exactly, and the engine on lines made to tell them apart."""
+"""The set engine (issue 11): raw forms that hold on non-ASCII lines, the RE2 line set that
+decides selected lines, and the engine on lines made to tell the paths apart."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 import regex
 
-from repopilot.engine.plainform import plain_form
 from repopilot.engine.re2form import translate
 from repopilot.logs.textnorm import body, display
 from tests.test_setmatch_equal import compare, engines
@@ -67,26 +66,20 @@ def test_raw_forms_stay_as_narrow_as_before_on_ascii_text() -> None:
     assert hs_matches(form.raw, b"axb\n")
 
 
-def test_plain_forms_never_cross_the_newline_between_two_lines() -> None:
-    for expr in (r"a[^x]+d", r"a\s+d", r"a\W*d", r"a.*d", r"a\D+d", r"a[^\S]d"):
-        form = plain_form(expr)
-        assert form is not None
-        assert not hs_matches(form.expr, b"a\nd\n"), expr
-        assert not hs_matches(form.expr, b"ab\ncd\n"), expr
-
-
-def test_plain_forms_end_at_the_line_and_say_what_they_cannot_decide() -> None:
-    end = plain_form(r"^FAIL (?P<t>\S+)\s*$")
-    assert end is not None and end.exact
-    assert end.expr.endswith("\\n") and not end.expr.endswith("[^\\n]*\\n")
-    assert hs_matches(end.expr, b"FAIL x  \n") and not hs_matches(end.expr, b"FAIL x y\n")
-    look = plain_form(r"(?<=\.py):\d+: error")
-    assert look is not None and not look.exact  # the lookbehind is dropped: regex confirms
-    assert plain_form("✗ failed") is None  # a plain line cannot hold it
-    caseless = plain_form(r"(?i)no space left")
-    assert caseless is not None and caseless.icase
-    middle = plain_form(r"(?:done$|x)y")
-    assert middle is not None and not middle.exact  # a `$` inside is dropped, not decided
+def test_the_same_line_at_many_offsets_is_found_every_time(tmp_path: Path) -> None:
+    """A Vectorscan database of every line form reported only the first of these lines (a
+    pair of `^=+ ...` and `^_+ ERROR collecting ...` forms): the line set is RE2's."""
+    targets = ["== 1 passed, 1 failed in 1 seconds ==", "== 10 passed, 12 errors in 2.1s =="]
+    lines = []
+    for k in range(24):
+        for t in targets:
+            lines += ["x" * k, t]
+    log = tmp_path / "summaries.log"
+    log.write_text("\n".join(lines * 4) + "\n", encoding="utf-8")
+    fast, ref = engines(None)
+    assert compare(fast, ref, [log]) == 1
+    hits = fast.scanner.scan(ref_job(log)).hits
+    assert len({h.line for h in hits}) == 2 * 24 * 4
 
 
 LIBRARY = """\
@@ -218,6 +211,6 @@ def test_lint_counts_each_route_and_says_why_a_pattern_is_slow(tmp_path: Path) -
     (tmp_path / "routes.yaml").write_text(ROUTES, encoding="utf-8")
     res = cli("patterns", "lint", "--patterns", str(tmp_path))
     out = res.stdout.decode() + res.stderr.decode()
-    assert "1 decided by Hyperscan on plain lines, 1 with a wider form that regex confirms" in out
-    assert "0 left to regex by its self-check, 1 on the slow path" in out
+    assert "1 decided by the RE2 line set, 1 with a wider RE2 form that regex confirms" in out
+    assert "1 on the slow path; 0 left to their prefilter by the Hyperscan self-check" in out
     assert "r.slow: no RE2 form, stays on the slow per-pattern path: a backreference" in out

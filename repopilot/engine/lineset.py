@@ -1,0 +1,97 @@
+"""Which patterns match a selected line: each candidate pattern's RE2 line form, at C speed.
+
+The set engine's first pass (engine/hsfind.py) selects the lines some pattern's raw form could
+match, and says which patterns' forms matched there (usually one to three). For each selected
+ASCII line those patterns' RE2 line forms (engine/re2form.py: exact on ASCII text, or wider
+where RE2 lacks a feature) are run through RE2's own matcher, without the Python wrapper's
+per-call work (about 1.5 us a form); a pattern whose form is wider than the pattern is then
+confirmed by `regex` only on a line that also holds its prefilter needle, as the per-pattern
+path does. RE2, not Vectorscan: the `hyperscan` 0.9.1 wheel's Vectorscan 5.4.12 misses matches
+in large multi-pattern databases (engine/hsprobe.py), and a miss here would lose a failure
+silently; one RE2 set over all forms was tried first, and costs ~30 us a line on real logs
+(its DFA over ~1,000 forms is rebuilt for every new shape of line).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import re2
+
+from repopilot.engine.library import Pattern
+
+if TYPE_CHECKING:
+    from repopilot.engine.setmatch import Route
+
+MAX_TEXT = 8192  # characters (a matchable text is at most MAX_LINE bytes anyway)
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """One line: the patterns whose line form matched, and whether an error-like word did."""
+
+    patterns: frozenset[int]
+    generic: bool
+
+
+NOTHING = Decided(frozenset(), False)
+
+
+class LineSet:
+    def __init__(
+        self, patterns: list[Pattern], routes: list[Route], skip: set[int], generic: tuple
+    ):
+        """`skip`: patterns left to the needle set and `regex` (no RE2 form, or prefiltered)."""
+        self._patterns = patterns
+        self._routes = routes
+        self._compiled: dict[int, tuple] = {}  # pattern -> (its forms, its needles), on demand
+        self.covered = {i for i, r in enumerate(routes) if r.forms is not None and i not in skip}
+        self.exact = {i for i in self.covered if routes[i].exact}
+        self.generic = tuple(g.lower() for g in generic)
+        self._anchor = re2._re2.RE2.Anchor.UNANCHORED  # noqa: SLF001  (the matcher itself)
+
+    def _forms(self, i: int) -> tuple:
+        got = self._compiled.get(i)
+        if got is None:
+            forms = tuple(_low(f.line) for f in self._routes[i].forms or ())
+            needles: tuple = ()
+            if i not in self.exact:
+                p = self._patterns[i]
+                exprs = [re2.escape(lit) for lit in p.literals] or (
+                    [p.needle_re] if p.needle_re else []
+                )
+                needles = tuple(_low("(?i)" + n) for n in exprs)
+            got = self._compiled[i] = (forms, needles)
+        return got
+
+    def decide(self, text: str, candidates: set[int]) -> Decided | None:
+        """For an ASCII line's matchable text and the patterns the first pass names there;
+        None when it is too long to decide here."""
+        if len(text) > MAX_TEXT:
+            return None
+        low = text.lower()
+        generic = any(g in low for g in self.generic)
+        todo = candidates & self.covered
+        if not todo:
+            return _GENERIC if generic else NOTHING
+        data = text.encode("ascii")
+        end = len(data)
+        anchor = self._anchor
+        found = set()
+        for i in todo:
+            forms, needles = self._forms(i)
+            if any(f.Match(anchor, data, 0, end)[0][0] >= 0 for f in forms) and (
+                not needles or any(n.Match(anchor, data, 0, end)[0][0] >= 0 for n in needles)
+            ):
+                found.add(i)
+        return Decided(frozenset(found), generic)
+
+
+_GENERIC = Decided(frozenset(), True)
+
+
+def _low(expr: str):
+    """The compiled matcher under google-re2's Python wrapper (its `Match` is ~1.5 us)."""
+    opts = re2.Options()
+    opts.max_mem = 8 << 20
+    opts.never_nl = True
+    return re2.compile(expr, opts)._regexp  # noqa: SLF001
