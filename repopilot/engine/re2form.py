@@ -186,7 +186,7 @@ class _Writer:
                 if negate:
                     return f"[^{members}\\n]" + q
                 if members or high:
-                    return f"[{members}{_HIGH if high else ''}]" + q
+                    return f"[{members}{_HIGH}]" + q  # (high bytes always: see raw_atom)
         return f"(?:{self.seq(sub, mode)})" + q
 
     def raw_atom(self, op, av) -> str:
@@ -197,7 +197,9 @@ class _Writer:
         if negate:
             return _wide(f"[^{members}\\n{_HIGH}]")
         if not high:
-            return f"[{members}]"
+            # wider by the high bytes (no ASCII line holds one): a small class such as `[0-9]`
+            # repeated is the shape Vectorscan 5.4.12 misses matches of (engine/hsprobe.py)
+            return f"[{members}{_HIGH}]"
         return _wide(f"[{members}]" if members else "")
 
     def raw_class(self, op, av) -> tuple[bool, str, bool]:
