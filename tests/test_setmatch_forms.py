@@ -214,3 +214,33 @@ def test_lint_counts_each_route_and_says_why_a_pattern_is_slow(tmp_path: Path) -
     assert "1 decided by the RE2 line set, 1 with a wider RE2 form that regex confirms" in out
     assert "1 on the slow path; 0 left to their prefilter by the Hyperscan self-check" in out
     assert "r.slow: no RE2 form, stays on the slow per-pattern path: a backreference" in out
+
+
+def test_every_example_of_the_library_at_many_offsets_is_found_by_both_engines(
+    tmp_path: Path,
+) -> None:
+    """Each pattern's own match examples, repeated after filler lines of 0..5 characters, in
+    one log (as GitHub writes it): the set engine finds exactly what the per-pattern path does."""
+    from repopilot.engine.library import load_library
+
+    lines: list[str] = []
+    want: dict[int, str] = {}
+    for p in load_library():
+        for ex in p.spec.examples.match:
+            text = ex if isinstance(ex, str) else ex.line
+            for k in range(6):
+                lines.append("." * k)
+                lines.append(text)
+                want[len(lines)] = p.id
+    ts = "2026-01-01T00:00:00.0000000Z "
+    log = tmp_path / "examples.log"
+    log.write_text("".join(f"{ts}{line}\n" for line in lines), encoding="utf-8")
+    fast, ref = engines(None)
+    assert compare(fast, ref, [log]) == 1
+    got = {(h.line, h.pattern.id) for h in fast.scanner.scan(ref_job(log)).hits}
+    # live: most example lines in the kept range (ScanResult keeps the last MAX_HITS hits) are
+    # hits of their own pattern (the rest sit in a `##[group]Run` echo an example opened, or
+    # are outranked by a step rule: both engines agree on those too, as compared above)
+    kept = min(n for n, _ in got)
+    checked = [(n, pid) for n, pid in want.items() if n >= kept]
+    assert sum((n, pid) in got for n, pid in checked) >= 0.5 * len(checked)
