@@ -2,8 +2,8 @@
 
 `repopilot classify` over a run's job logs is a loop over independent files, so it forks
 workers after the library and the set engine are built (they share them, nothing is pickled but
-the verdicts). Worker k classifies the logs k, k + n, k + 2n, ...; the parent takes them back in
-input order. What one log can change for the next is the `::add-mask::` registry (a value
+the verdicts). The logs are shared out by size (`_balance`), each share in input order; the
+parent classifies its own share, then takes every result back in input order. What one log can change for the next is the `::add-mask::` registry (a value
 registered while reading one log is redacted in every later one, safety/masks.py): each result
 carries the values its log registered, and a log classified by a worker that had not seen a
 value an earlier log registered is classified again, in order, by the parent. So the output is
@@ -51,6 +51,7 @@ def classify_many(
         return [v for p in paths for v in classify(p)]
     import pickle  # (here, not at start-up: a single log never needs it)
 
+    shares = _balance(paths, jobs)
     pipes: list[tuple[int, int]] = []
     for k in range(1, jobs):
         read_fd, write_fd = os.pipe()
@@ -64,7 +65,7 @@ def classify_many(
             os.close(read_fd)
             code = 0
             try:
-                blob = pickle.dumps(_share(classify, paths, k, jobs))
+                blob = pickle.dumps(_share(classify, paths, shares[k]))
                 with os.fdopen(write_fd, "wb") as out:
                     out.write(blob)
             except BaseException:  # noqa: BLE001  (the parent classifies what is missing)
@@ -72,7 +73,7 @@ def classify_many(
             os._exit(code)
         os.close(write_fd)
         pipes.append((pid, read_fd))
-    done: dict[int, _Done] = {d.index: d for d in _share(classify, paths, 0, len(pipes) + 1)}
+    done: dict[int, _Done] = {d.index: d for d in _share(classify, paths, shares[0])}
     for pid, read_fd in pipes:
         with os.fdopen(read_fd, "rb") as src:
             blob = src.read()
@@ -84,9 +85,28 @@ def classify_many(
     return _in_order(classify, paths, done)
 
 
-def _share(classify, paths: list[str], k: int, n: int) -> list[_Done]:
+def _balance(paths: list[str], n: int) -> list[list[int]]:
+    """n shares of the logs' indexes, about equal in bytes (largest first to the lightest
+    share; the parent's share, 0, starts a little loaded: it also forks and writes)."""
+    sizes = []
+    for i, path in enumerate(paths):
+        try:
+            sizes.append((os.stat(path).st_size, i))
+        except OSError:
+            sizes.append((0, i))  # (its error is raised where it stands)
+    total = sum(size for size, _ in sizes)
+    load = [(total // (20 * n), 0)] + [(0, 0)] * (n - 1)  # (bytes, logs)
+    shares: list[list[int]] = [[] for _ in range(n)]
+    for size, i in sorted(sizes, key=lambda x: (-x[0], x[1])):
+        k = load.index(min(load))
+        shares[k].append(i)
+        load[k] = (load[k][0] + size, load[k][1] + 1)
+    return [sorted(share) for share in shares]
+
+
+def _share(classify, paths: list[str], share: list[int]) -> list[_Done]:
     out = []
-    for i in range(k, len(paths), n):
+    for i in share:
         before = registered_masks()
         try:
             verdicts, error = classify(paths[i]), None

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from repopilot.engine.setmatch import Route
 
 MAX_TEXT = 8192  # characters (a matchable text is at most MAX_LINE bytes anyway)
+
+
 @dataclass(frozen=True, slots=True)
 class Decided:
     """One line: the patterns whose line form matched, and whether an error-like word did."""
@@ -63,13 +65,19 @@ class LineSet:
             got = self._compiled[i] = (forms, needles)
         return got
 
-    def decide(self, text: str, candidates: set[int]) -> Decided | None:
-        """For an ASCII line's matchable text and the patterns the first pass names there;
-        None when it is too long to decide here."""
+    def decide(self, text: str, candidates: set[int], worded: bool = True) -> Decided | None:
+        """For an ASCII line's matchable text and the patterns the first pass names there
+        (`worded`: the first pass saw an error-like word in the raw line); None when it is too
+        long to decide here."""
         if len(text) > MAX_TEXT:
             return None
-        low = text.lower()
-        generic = any(g in low for g in self.generic)
+        generic = False
+        if worded:
+            low = text.lower()
+            for g in self.generic:
+                if g in low:
+                    generic = True
+                    break
         todo = candidates & self.covered
         if not todo:
             return _GENERIC if generic else NOTHING
@@ -79,10 +87,18 @@ class LineSet:
         found = set()
         for i in todo:
             forms, needles = self._forms(i)
-            if any(f.Match(anchor, data, 0, end)[0][0] >= 0 for f in forms) and (
-                not needles or any(n.Match(anchor, data, 0, end)[0][0] >= 0 for n in needles)
-            ):
-                found.add(i)
+            for f in forms:
+                if f.Match(anchor, data, 0, end)[0][0] >= 0:
+                    break
+            else:
+                continue
+            if needles:
+                for n in needles:
+                    if n.Match(anchor, data, 0, end)[0][0] >= 0:
+                        break
+                else:
+                    continue
+            found.add(i)
         return Decided(frozenset(found), generic)
 
 

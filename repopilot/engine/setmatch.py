@@ -161,15 +161,17 @@ class SetMatcher:
             for start in _not_candidates(scanner, data, odd):
                 del found[start]
         starts = found.keys()
-        lines = self._prepare(data, found)
+        lines = self._prepare(data, found, set(generic))
         steps = list(chunk.steps)
         line, pos = chunk.first_line, 0
         gi, si = 0, 0
+        n_generic = len(generic)
         for start in sorted(starts):
             # generic lines before this attention line share one step and one header state
-            gi, si, line, pos = self._flush(
-                scanner, data, generic, starts, (gi, si), steps, start, (line, pos), anchor, res
-            )
+            if gi < n_generic and generic[gi] < start:
+                gi, si, line, pos = self._flush(
+                    scanner, data, generic, starts, (gi, si), steps, start, (line, pos), anchor, res
+                )
             line += data.count(b"\n", pos, start)
             pos = start
             while si < len(steps) and steps[si][0] <= line:
@@ -188,9 +190,12 @@ class SetMatcher:
         chunk.n_newlines = line - chunk.first_line
         res.lines = line - (1 if data.endswith(b"\n") else 0)
 
-    def _prepare(self, data: bytes, found: dict[int, set[int] | None]) -> dict[int, tuple]:
+    def _prepare(
+        self, data: bytes, found: dict[int, set[int] | None], worded: set[int]
+    ) -> dict[int, tuple]:
         """Per attention line: (raw bytes, display text, matchable text, what the line set
-        decided there: None for a line it does not decide)."""
+        decided there: None for a line it does not decide). `worded`: the starts of lines
+        whose raw bytes hold an error-like word (only those can be generic lines)."""
         out: dict[int, tuple] = {}
         decide = self.lines.decide
         for start, ids in found.items():
@@ -198,7 +203,9 @@ class SetMatcher:
             raw = data[start : len(data) if end < 0 else end]
             text = display(raw)
             matchable = body(text)
-            decided = decide(matchable, ids) if ids is not None and matchable.isascii() else None
+            decided = None
+            if ids is not None and matchable.isascii():
+                decided = decide(matchable, ids, start in worded)
             out[start] = (raw, text, matchable, decided)
         return out
 
