@@ -88,12 +88,14 @@ def _spec(
 class HSFinder:
     def __init__(self, hs, db, spec: _Spec, unsafe: set[int]):
         self._hs, self._db, self._spec = hs, db, spec
+        self.signalled: set[int] = set()  # (of the last `find`)
         self.unsafe = unsafe  # patterns selected by their prefilter (see _missed)
 
     def find(self, data: bytes) -> tuple[dict[int, set[int] | None], list[int]]:
         """{line start: the patterns whose raw form matched there, or None for a line whose
         raw forms prove nothing (an escape, a character folding to ASCII)} and the sorted
-        starts of generic lines."""
+        starts of generic lines. `self.signalled` is then the starts of the lines where a
+        runner signal matched."""
         if not data.endswith(b"\n"):
             data += b"\n"
         att: list[tuple[int, int]] = []
@@ -112,6 +114,7 @@ class HSFinder:
         owner = self._spec.owner
         lines: dict[int, set[int] | None] = {}
         odd: set[int] = set()
+        signalled: set[int] = set()
         for to, id_ in att:
             start = rfind(b"\n", 0, to - 1) + 1
             if id_ == weird:
@@ -122,6 +125,9 @@ class HSFinder:
                 got = lines[start] = set()
             if owner[id_] >= 0:
                 got.add(owner[id_])
+            else:
+                signalled.add(start)
+        self.signalled = signalled
         for start in odd:
             lines[start] = None
         gens = sorted({rfind(b"\n", 0, to - 1) + 1 for to in gen})

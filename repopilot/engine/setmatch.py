@@ -33,7 +33,7 @@ import re2
 
 from repopilot.engine import cache
 from repopilot.engine.library import Pattern
-from repopilot.engine.lineset import LineSet
+from repopilot.engine.lineset import NOTHING, LineSet
 from repopilot.engine.re2form import RE2Form, Untranslatable, translate
 from repopilot.logs.textnorm import body, display
 
@@ -162,6 +162,7 @@ class SetMatcher:
                 del found[start]
         starts = found.keys()
         lines = self._prepare(data, found, set(generic))
+        signalled, covered = self.finder.signalled, self.lines.covered
         steps = list(chunk.steps)
         line, pos = chunk.first_line, 0
         gi, si = 0, 0
@@ -179,9 +180,13 @@ class SetMatcher:
                 si += 1
             step = len(res.steps) - 1
             raw, text, matchable, decided = lines[start]
+            ids = found[start]
+            if decided is NOTHING and ids is not None and start not in signalled:
+                if not ids - covered:
+                    continue  # no pattern, word or signal here: nothing for the line to change
             # (no needle check: a line where no needle is can give no hit, signal or generic
             # entry, so the set engine's extra lines change nothing)
-            scanner._line(raw, line, step, anchor, res, self, found[start], (text, decided), True)
+            scanner._line(raw, line, step, anchor, res, self, ids, (text, decided), True)
         gi, si, line, pos = self._flush(
             scanner, data, generic, starts, (gi, si), steps, len(data) + 1, (line, pos), anchor, res
         )
