@@ -2,8 +2,8 @@
 
 `repopilot classify` over a run's job logs is a loop over independent files, so it forks
 workers after the library and the set engine are built (they share them, nothing is pickled but
-the verdicts). The logs are shared out by size (`_balance`), each share in input order; the
-parent classifies its own share, then takes every result back in input order. What one log can change for the next is the `::add-mask::` registry (a value
+the verdicts). Each process takes the next log from a shared queue, largest first (`_Queue`);
+the parent then takes every result back in input order. What one log can change for the next is the `::add-mask::` registry (a value
 registered while reading one log is redacted in every later one, safety/masks.py): each result
 carries the values its log registered, and a log classified by a worker that had not seen a
 value an earlier log registered is classified again, in order, by the parent. So the output is
@@ -47,13 +47,13 @@ def classify_many(
 ) -> list[Verdict]:
     """`classify(path)` for every path, in order; a LogError is raised as the loop would."""
     jobs = min(jobs or workers(), len(paths))
-    if jobs < 2 or not hasattr(os, "fork"):
+    if jobs < 2 or not hasattr(os, "fork") or len(paths) > _Queue.LIMIT:
         return [v for p in paths for v in classify(p)]
     import pickle  # (here, not at start-up: a single log never needs it)
 
-    shares = _balance(paths, jobs)
+    queue = _Queue(paths)
     pipes: list[tuple[int, int]] = []
-    for k in range(1, jobs):
+    for _ in range(1, jobs):
         read_fd, write_fd = os.pipe()
         try:
             pid = os.fork()
@@ -61,11 +61,11 @@ def classify_many(
             os.close(read_fd)
             os.close(write_fd)
             break
-        if pid == 0:  # a worker: its share, then the results down the pipe
+        if pid == 0:  # a worker: logs from the queue, then the results down the pipe
             os.close(read_fd)
             code = 0
             try:
-                blob = pickle.dumps(_share(classify, paths, shares[k]))
+                blob = pickle.dumps(_share(classify, paths, queue))
                 with os.fdopen(write_fd, "wb") as out:
                     out.write(blob)
             except BaseException:  # noqa: BLE001  (the parent classifies what is missing)
@@ -73,7 +73,8 @@ def classify_many(
             os._exit(code)
         os.close(write_fd)
         pipes.append((pid, read_fd))
-    done: dict[int, _Done] = {d.index: d for d in _share(classify, paths, shares[0])}
+    done: dict[int, _Done] = {d.index: d for d in _share(classify, paths, queue)}
+    queue.close()
     for pid, read_fd in pipes:
         with os.fdopen(read_fd, "rb") as src:
             blob = src.read()
@@ -85,26 +86,38 @@ def classify_many(
     return _in_order(classify, paths, done)
 
 
-def _balance(paths: list[str], n: int) -> list[list[int]]:
-    """n shares of the logs' indexes, about equal in bytes (largest first to the lightest
-    share; the parent's share, 0, starts a little loaded: it also forks and writes)."""
-    sizes = []
-    for i, path in enumerate(paths):
-        try:
-            sizes.append((os.stat(path).st_size, i))
-        except OSError:
-            sizes.append((0, i))  # (its error is raised where it stands)
-    total = sum(size for size, _ in sizes)
-    load = [(total // (20 * n), 0)] + [(0, 0)] * (n - 1)  # (bytes, logs)
-    shares: list[list[int]] = [[] for _ in range(n)]
-    for size, i in sorted(sizes, key=lambda x: (-x[0], x[1])):
-        k = load.index(min(load))
-        shares[k].append(i)
-        load[k] = (load[k][0] + size, load[k][1] + 1)
-    return [sorted(share) for share in shares]
+class _Queue:
+    """The logs' indexes, largest log first, in a pipe every process reads 4 bytes at a time
+    (a pipe read is atomic): whoever is free takes the next log."""
+
+    LIMIT = 16000  # indexes one pipe holds without a reader (64 KiB)
+
+    def __init__(self, paths: list[str]) -> None:
+        sizes = []
+        for i, path in enumerate(paths):
+            try:
+                sizes.append((-os.stat(path).st_size, i))
+            except OSError:
+                sizes.append((0, i))  # (its error is raised where it stands)
+        read_fd, write_fd = os.pipe()
+        os.write(write_fd, b"".join(i.to_bytes(4, "little") for _, i in sorted(sizes)))
+        os.close(write_fd)
+        self._fd = read_fd
+
+    def __iter__(self):
+        while self._fd >= 0:
+            got = os.read(self._fd, 4)
+            if len(got) < 4:
+                return
+            yield int.from_bytes(got, "little")
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
 
-def _share(classify, paths: list[str], share: list[int]) -> list[_Done]:
+def _share(classify, paths: list[str], share) -> list[_Done]:
     out = []
     for i in share:
         before = registered_masks()
