@@ -99,6 +99,8 @@ class LineSet:
                 else:
                     continue
             found.add(i)
+        if not found:
+            return _GENERIC if generic else NOTHING
         return Decided(frozenset(found), generic)
 
 
