@@ -17,6 +17,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from repopilot.engine import forkpipe
 from repopilot.errors import LogError
 from repopilot.records import Verdict
 from repopilot.safety.masks import forget_masks, registered_masks, remember_values
@@ -52,33 +53,16 @@ def classify_many(
     import pickle  # (here, not at start-up: a single log never needs it)
 
     queue = _Queue(paths)
-    pipes: list[tuple[int, int]] = []
-    for _ in range(1, jobs):
-        read_fd, write_fd = os.pipe()
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(read_fd)
-            os.close(write_fd)
+    children = []
+    for _ in range(1, jobs):  # workers: logs from the queue, then their results
+        child = forkpipe.start(lambda: pickle.dumps(_share(classify, paths, queue)))
+        if child is None:
             break
-        if pid == 0:  # a worker: logs from the queue, then the results down the pipe
-            os.close(read_fd)
-            code = 0
-            try:
-                blob = pickle.dumps(_share(classify, paths, queue))
-                with os.fdopen(write_fd, "wb") as out:
-                    out.write(blob)
-            except BaseException:  # noqa: BLE001  (the parent classifies what is missing)
-                code = 1
-            os._exit(code)
-        os.close(write_fd)
-        pipes.append((pid, read_fd))
+        children.append(child)
     done: dict[int, _Done] = {d.index: d for d in _share(classify, paths, queue)}
     queue.close()
-    for pid, read_fd in pipes:
-        with os.fdopen(read_fd, "rb") as src:
-            blob = src.read()
-        os.waitpid(pid, 0)
+    for child in children:
+        blob, _ = forkpipe.finish(child)
         try:
             done.update((d.index, d) for d in pickle.loads(blob))
         except Exception:  # noqa: BLE001  (a worker that died: its logs are done here)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections import deque
 
+from repopilot.engine import forkpipe
 from repopilot.engine.scan import MAX_HITS, Hit, Scanner, ScanResult
 from repopilot.logs.reader import JobLog, iter_chunks
 from repopilot.safety.masks import registered_masks, remember_values
@@ -104,29 +105,16 @@ def split_scan(scanner: Scanner, job: JobLog) -> ScanResult | None:
     if mid is None:
         return None
     scanner.prepare()  # built once, before the fork: both halves use it
-    read_fd, write_fd = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_fd)
-        os.close(write_fd)
+
+    def second_half() -> bytes:  # (in the child: relative line numbers from 1)
+        res, _ = _run(scanner, job, (mid, 1), None)
+        return _pack(scanner, res)
+
+    child = forkpipe.start(second_half)
+    if child is None:
         return None
-    if pid == 0:  # child: the second half, relative line numbers from 1
-        os.close(read_fd)
-        code = 0
-        try:
-            res, _ = _run(scanner, job, (mid, 1), None)
-            data = _pack(scanner, res)
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(data)
-        except BaseException:  # noqa: BLE001  (the parent falls back to a serial scan)
-            code = 1
-        os._exit(code)
-    os.close(write_fd)
     res, next_line = _run(scanner, job, (0, 1), mid)
-    with os.fdopen(read_fd, "rb") as inp:
-        packed = inp.read()
-    _, status = os.waitpid(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0 or not packed:
+    packed, code = forkpipe.finish(child)
+    if code != 0 or not packed:
         return None
     return _merge(scanner, res, packed, next_line - 1)
