@@ -42,7 +42,7 @@ def findings(res: ScanResult) -> tuple:
 def engines(patterns_dir: Path | None) -> tuple[Classifier, Classifier]:
     patterns = load_library(patterns_dir)
     fast = Classifier(patterns)
-    fast.scanner = Scanner(patterns, engine="set")
+    fast.scanner = Scanner(patterns, engine="set", adaptive=False)
     fast.scanner.prepare()  # at once, not after the first few MB
     assert fast.scanner.sets is not None
     ref = Classifier(patterns)

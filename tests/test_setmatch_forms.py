@@ -244,3 +244,23 @@ def test_every_example_of_the_library_at_many_offsets_is_found_by_both_engines(
     kept = min(n for n, _ in got)
     checked = [(n, pid) for n, pid in want.items() if n >= kept]
     assert sum((n, pid) in got for n, pid in checked) >= 0.5 * len(checked)
+
+
+def test_a_log_with_quiet_and_busy_stretches_gives_the_reference_results(tmp_path: Path) -> None:
+    """Quiet megabytes go to the per-pattern path, busy ones to the set engine, within one log
+    (engine/scan.py QUIET): the findings are the reference path's, and both paths were used."""
+    from repopilot.engine.scan import QUIET_PROBE, Scanner
+
+    ts = "2026-01-01T00:00:00.0000000Z "
+    quiet = "".join(f"{ts}Compiling module_{i} (release) ok\n" for i in range(20000))
+    busy = "".join(
+        f"{ts}src/m{i}.c:{i}:5: error: expected ';' before '}}' token\n{ts}npm error code E{i}\n"
+        for i in range(6000)
+    )
+    log = tmp_path / "mixed.log"
+    log.write_text((quiet * 2 + busy) * (QUIET_PROBE // 4 + 2) + quiet, encoding="utf-8")
+    fast, ref = engines(None)
+    fast.scanner = Scanner(fast.patterns, engine="set")  # adaptive, as the CLI runs it
+    fast.scanner.prepare()
+    assert compare(fast, ref, [log]) == 1
+    assert fast.scanner.chunks["set"] > 0 and fast.scanner.chunks["reference"] > 0

@@ -148,8 +148,9 @@ class SetMatcher:
         todo = set(decided.patterns) | (raw_hits - self.lines.covered)
         return todo, decided.patterns & self._decided, decided.generic
 
-    def chunk(self, scanner: Scanner, chunk: Chunk, res: ScanResult) -> None:
-        """One chunk: the same effects on `res` as Scanner's per-pattern `_chunk`."""
+    def chunk(self, scanner: Scanner, chunk: Chunk, res: ScanResult) -> int:
+        """One chunk: the same effects on `res` as Scanner's per-pattern `_chunk`; how many
+        lines the first pass selected (attention and generic ones)."""
         assert self.finder is not None  # Scanner uses the set engine only with a finder
         data = chunk.data
         if b"\x1b" in data:
@@ -194,6 +195,7 @@ class SetMatcher:
         line += data.count(b"\n", pos)
         chunk.n_newlines = line - chunk.first_line
         res.lines = line - (1 if data.endswith(b"\n") else 0)
+        return len(found) + len(generic)
 
     def _prepare(
         self, data: bytes, found: dict[int, set[int] | None], worded: set[int]
