@@ -70,6 +70,9 @@ SET_MIN = 384 << 10
 QUIET = 40
 QUIET_CHUNK = 512 << 10
 QUIET_PROBE = 16
+# ... and back to the set engine at once when the per-pattern path's literal prefilter finds
+# this many candidate lines per MiB (a quiet synthetic log: a few dozen; real logs: thousands).
+BUSY = 300
 MAX_TIMEOUTS = 3
 HEADER_MAX = 300  # lines of a step's script echo; past this, a missing ##[endgroup] is assumed
 
@@ -204,7 +207,9 @@ class Scanner:
             # the set engine measures again after QUIET_PROBE chunks. Same results either way.
             self._quiet = max(0, self._quiet - 1)
             self.chunks["reference"] += 1
-            self._chunk_literal(chunk, res)
+            found = self._chunk_literal(chunk, res)
+            if found * (1 << 20) >= BUSY * max(len(chunk.data), 1 << 16):
+                self._quiet = 0  # busy again: the set engine from the next chunk
             return
         self.chunks["set"] += 1
         selected = self.sets.chunk(self, chunk, res)
@@ -212,8 +217,9 @@ class Scanner:
         if self.adaptive and size >= QUIET_CHUNK and selected * (1 << 20) < QUIET * size:
             self._quiet = QUIET_PROBE
 
-    def _chunk_literal(self, chunk: Chunk, res: ScanResult) -> None:
-        """The per-pattern path: each literal prefilter candidate line, pattern by pattern."""
+    def _chunk_literal(self, chunk: Chunk, res: ScanResult) -> int:
+        """The per-pattern path: each literal prefilter candidate line, pattern by pattern
+        (how many there were)."""
         data = chunk.data
         if b"\x1b" in data:
             data = _ANSI_B.sub(b"", data)
@@ -221,10 +227,12 @@ class Scanner:
         steps = iter(chunk.steps)
         pending = next(steps, None)
         line, pos, last_end = chunk.first_line, 0, -1
+        found = 0
         for m in self._scan.finditer(data):
             start = data.rfind(b"\n", 0, m.start()) + 1
             if start <= last_end:
                 continue
+            found += 1
             end = data.find(b"\n", m.start())
             end = len(data) if end < 0 else end
             last_end = end
@@ -240,6 +248,7 @@ class Scanner:
         line += data.count(b"\n", pos)
         chunk.n_newlines = line - chunk.first_line
         res.lines = line - (1 if data.endswith(b"\n") else 0)
+        return found
 
     def _line(
         self,
