@@ -130,3 +130,21 @@ def test_an_input_error_in_a_worker_is_raised_at_its_place() -> None:
     with pytest.raises(LogError, match="bad: cannot read"):
         classify_many(classify, ["ok0", "bad", "ok2", "ok3"], jobs=2)
     assert classify_many(classify, ["ok0", "ok1"], jobs=2) == ["ok0", "ok1"]
+
+
+def test_a_few_small_logs_are_classified_in_one_process_by_default() -> None:
+    """Under FAN_OUT_MIN bytes the default is one process (no fork, no set engine built for
+    them); asked for, --jobs still shares them out."""
+    import importlib.util
+
+    from repopilot.commands.classify import classify_all, load_classifier
+
+    small = [str(p) for p in sorted(LOGS.glob("*.log"))[:3]]
+    quiet = load_classifier(None)
+    one = classify_all(quiet, small)
+    assert quiet.scanner.sets is None  # nothing prepared a set engine for a fork
+    asked = load_classifier(None)
+    many = classify_all(asked, small, jobs=2)
+    assert [v.contract() for v in many] == [v.contract() for v in one]
+    if importlib.util.find_spec("hyperscan") is not None:
+        assert asked.scanner.sets is not None  # built once, before the workers forked
