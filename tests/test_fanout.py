@@ -77,7 +77,7 @@ def test_the_logs_are_shared_between_processes_and_come_back_in_order() -> None:
     import time
 
     def classify(p: str) -> list:
-        time.sleep(0.05)  # long enough that every process takes some
+        time.sleep(0.1)  # long enough that every process takes some
         return [(p, os.getpid())]
 
     got = classify_many(classify, [f"log{i}" for i in range(9)], jobs=3)
@@ -100,14 +100,17 @@ def test_every_log_is_taken_once_largest_first(tmp_path: Path) -> None:
 
 
 def test_a_log_read_without_a_mask_an_earlier_log_registered_is_read_again() -> None:
-    """The worker that read log 1 never saw log 0's value: the parent reads log 1 again."""
+    """Whichever process read log 1 never saw log 0's value: the parent reads log 1 again."""
+    import time
+
     forget_masks()
     calls: list[tuple[str, int, frozenset[str]]] = []
 
     def classify(path: str) -> list:
         from repopilot.safety.masks import remember_masks
 
-        if path == "log0":
+        if path == "log0":  # slow: the other process takes log1, without the mask
+            time.sleep(0.3)
             remember_masks("::add-mask::s3cr3t-value")
         calls.append((path, os.getpid(), registered_masks()))
         return [(path, os.getpid(), "s3cr3t-value" in registered_masks())]
