@@ -44,7 +44,8 @@ from repopilot.github.render import comment_renderer
 from repopilot.github.result import ResultFileError, RunResult
 from repopilot.github.result import load as load_result
 from repopilot.github.result import save as save_result
-from repopilot.records import TriageResult, Verdict
+from repopilot.records import Verdict
+from repopilot.runrecords import TriageResult
 from repopilot.safety.redact import clean_for_model
 from repopilot.trace import TraceWriter
 

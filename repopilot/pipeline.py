@@ -28,15 +28,8 @@ from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow, build_windo
 from repopilot.llm.base import LLM
 from repopilot.logs.reader import JobLog, LogLine, iter_lines, open_logs
 from repopilot.proposal.validate import validator_for
-from repopilot.records import (
-    CATEGORIES,
-    ESCALATE_MODES,
-    INFRA_CATEGORIES,
-    EscalateMode,
-    OriginVerdict,
-    TriageResult,
-    Verdict,
-)
+from repopilot.records import CATEGORIES, ESCALATE_MODES, INFRA_CATEGORIES, EscalateMode, Verdict
+from repopilot.runrecords import OriginVerdict, TriageResult
 from repopilot.safety.redact import clean_for_model
 from repopilot.trace import TraceWriter
 

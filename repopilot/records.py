@@ -4,8 +4,7 @@ Every stage takes and returns these; dicts only appear at the wire (JSON out, YA
 The closed sets of values and the two records `classify` builds (Evidence, Verdict) are here, as
 frozen dataclasses: importing pydantic costs more start-up time than the whole classification of
 a small log (issue 11). The records of a triage run that pydantic validates from JSON (proposals,
-rejections, origins, results, trace steps) live in repopilot/runrecords.py; importing them from
-here still works, and only that import loads pydantic.
+rejections, origins, results, trace steps) live in repopilot/runrecords.py.
 """
 
 from __future__ import annotations
@@ -16,15 +15,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args
 
 if TYPE_CHECKING:
     from typing import Self
-
-    from repopilot.runrecords import AgentStep as AgentStep
-    from repopilot.runrecords import OriginVerdict as OriginVerdict
-    from repopilot.runrecords import Proposal as Proposal
-    from repopilot.runrecords import Record as Record
-    from repopilot.runrecords import Rejection as Rejection
-    from repopilot.runrecords import RunTrace as RunTrace
-    from repopilot.runrecords import TriageResult as TriageResult
-    from repopilot.runrecords import Usage as Usage
 
 AssignedCategory = Literal[
     "test_failure",
@@ -168,18 +158,3 @@ class Verdict(_Frozen):
     @property
     def failed(self) -> bool:
         return self.category != "no_failure"
-
-
-# The pydantic records, loaded on first use (PEP 562) so that `classify` never imports pydantic.
-_RUN_RECORDS = frozenset(
-    {"AgentStep", "OriginVerdict", "Proposal", "Record", "Rejection", "RunTrace", "TriageResult",
-     "Usage"}
-)  # fmt: skip
-
-
-def __getattr__(name: str) -> Any:
-    if name in _RUN_RECORDS:
-        from repopilot import runrecords
-
-        return getattr(runrecords, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

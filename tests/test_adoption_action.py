@@ -14,7 +14,8 @@ from markdown_it import MarkdownIt
 from repopilot.comment.marker import parse_marker
 from repopilot.github.result import JobResult, RunResult
 from repopilot.github.result import save as save_result
-from repopilot.records import Evidence, Proposal, TriageResult, Verdict
+from repopilot.records import Evidence, Verdict
+from repopilot.runrecords import Proposal, TriageResult
 from tests.adoption_logs import pytest_log, unknown_log
 from tests.loopback.github_action import BOT, FIX, REPO, STEPS, comment_event, run_action, run_event
 from tests.loopback.github_action import seed as seed_state

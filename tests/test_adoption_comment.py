@@ -17,7 +17,8 @@ from repopilot.comment.render import CommentContext, render
 from repopilot.comment.resolved import PassingRun, is_resolved, render_resolved
 from repopilot.comment.sections import JobReport
 from repopilot.comment.status import mark_status
-from repopilot.records import Evidence, Proposal, TriageResult, Usage, Verdict
+from repopilot.records import Evidence, Verdict
+from repopilot.runrecords import Proposal, TriageResult, Usage
 from tests.adoption_logs import gha, pytest_log, unknown_log
 
 pytestmark = pytest.mark.unit
@@ -249,7 +250,8 @@ def test_the_log_summary_never_starts_a_line_with_attacker_text():
     from repopilot.github.llmstatus import LLMStatus
     from repopilot.github.logsummary import run_summary
     from repopilot.github.result import JobResult, RunResult
-    from repopilot.records import TriageResult, Verdict
+    from repopilot.records import Verdict
+    from repopilot.runrecords import TriageResult
 
     hostile = "::add-mask::x\n::error::pwned ghp_" + "A1b2C3d4" * 5
     verdict = Verdict(source="x", category="unknown", title="::stop-commands::t")

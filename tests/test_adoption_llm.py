@@ -14,7 +14,8 @@ from repopilot import action, pipeline
 from repopilot.github.llmstatus import llm_status
 from repopilot.llm.openai import OpenAIChat
 from repopilot.llm.retry import RetryPolicy
-from repopilot.records import TriageResult, Verdict
+from repopilot.records import Verdict
+from repopilot.runrecords import TriageResult
 from repopilot.trace import TraceWriter
 from tests.adoption_logs import unknown_log
 from tests.loopback.github_action import BOT, CLIENT_WAITS, parse_outputs, run_event, seed

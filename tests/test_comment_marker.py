@@ -33,7 +33,8 @@ from repopilot.comment.marker import (
 from repopilot.comment.render import CommentContext, render
 from repopilot.comment.sections import JobReport
 from repopilot.comment.status import mark_status
-from repopilot.records import Evidence, Proposal, TriageResult, Verdict
+from repopilot.records import Evidence, Verdict
+from repopilot.runrecords import Proposal, TriageResult
 
 pytestmark = pytest.mark.unit
 

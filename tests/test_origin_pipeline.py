@@ -12,7 +12,8 @@ from repopilot.engine.origin import BaseJob, OriginFacts, decide
 from repopilot.engine.signature import signature_text
 from repopilot.llm.scripted import ScriptedLLM
 from repopilot.pipeline import Escalation, triage
-from repopilot.records import OriginVerdict, Verdict
+from repopilot.records import Verdict
+from repopilot.runrecords import OriginVerdict
 
 pytestmark = pytest.mark.unit
 

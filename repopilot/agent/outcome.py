@@ -12,7 +12,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from repopilot.agent.answer import Answer
-from repopilot.records import AssignedCategory, Proposal, Rejection, Usage
+from repopilot.records import AssignedCategory
+from repopilot.runrecords import Proposal, Rejection, Usage
 
 Validator = Callable[[str], Proposal | Rejection]
 """Checks a diff (SECURITY.md §5, `git apply --check`); the pipeline binds the checkout."""

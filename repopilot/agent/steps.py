@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from repopilot.agent.outcome import AgentOutcome, StopReason
 from repopilot.llm.base import ChatResponse, TokenUsage, ToolCall
-from repopilot.records import AssignedCategory, Proposal, Rejection
+from repopilot.records import AssignedCategory
+from repopilot.runrecords import Proposal, Rejection
 
 
 class Payload(BaseModel):

@@ -18,7 +18,8 @@ from repopilot.engine.signature import signature_text
 from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.llm.factory import make_llm
 from repopilot.pipeline import Escalation, load_classifier, triage
-from repopilot.records import ESCALATE_MODES, TriageResult
+from repopilot.records import ESCALATE_MODES
+from repopilot.runrecords import TriageResult
 from repopilot.trace import load as load_trace
 from repopilot.trace import summary as trace_summary
 

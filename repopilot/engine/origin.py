@@ -25,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from repopilot.records import Category, OriginVerdict, Verdict
+from repopilot.records import Category, Verdict
+from repopilot.runrecords import OriginVerdict
 
 # The categories that say "the machine, not the code" (runner lost, network, timeout or
 # cancellation, out of memory or disk); permission/secret failures are left out on purpose: a PR

@@ -35,7 +35,7 @@ from repopilot.github.apply import (
 from repopilot.github.events import CommentEvent, parse_command
 from repopilot.github.prs import PullRef, bot_comments, pull_ref, reply
 from repopilot.github.suggest import post_suggestions
-from repopilot.records import Proposal
+from repopilot.runrecords import Proposal
 
 DEFAULT_APPROVERS = frozenset({"admin", "maintain", "write"})
 

@@ -31,7 +31,8 @@ from repopilot.github.runs import (
     fresh_workdir,
 )
 from repopilot.github.suggest import post_suggestions
-from repopilot.records import Proposal, TriageResult, Verdict
+from repopilot.records import Verdict
+from repopilot.runrecords import Proposal, TriageResult
 
 Triage = Callable[[str], list[TriageResult]]
 

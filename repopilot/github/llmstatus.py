@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from repopilot.records import TriageResult, Usage
+from repopilot.runrecords import TriageResult, Usage
 from repopilot.trace import TraceError
 from repopilot.trace import load as load_trace
 

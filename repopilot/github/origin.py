@@ -34,7 +34,8 @@ from repopilot.engine.origin import (
 from repopilot.github.events import RunEvent
 from repopilot.github.originsetup import OriginSetup, Triage
 from repopilot.github.runs import FailedJob, LogUnavailable, fetch_job_log
-from repopilot.records import OriginVerdict, TriageResult, Verdict
+from repopilot.records import Verdict
+from repopilot.runrecords import OriginVerdict, TriageResult
 
 BASE_RUNS = 5  # base-branch runs looked at, newest first
 MAX_ATTEMPTS = 3  # earlier attempts of this run looked at

@@ -9,7 +9,8 @@ from typing import Protocol
 
 from repopilot.engine.origin import OriginHook
 from repopilot.github.runner import get_input
-from repopilot.records import TriageResult, Verdict
+from repopilot.records import Verdict
+from repopilot.runrecords import TriageResult
 
 DEFAULT_BUDGET = 30
 BUDGET_ENV = "REPOPILOT_ORIGIN_BUDGET"

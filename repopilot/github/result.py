@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from repopilot.github.llmstatus import LLMStatus
-from repopilot.records import Rejection, TriageResult
+from repopilot.runrecords import Rejection, TriageResult
 from repopilot.safety.redact import clean_for_model
 
 

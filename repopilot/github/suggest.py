@@ -16,7 +16,7 @@ from github.Repository import Repository
 from repopilot.comment.suggest import PRFile, ReviewComment, suggestion_for
 from repopilot.github.client import guarded_write
 from repopilot.github.prs import PullRef
-from repopilot.records import Proposal
+from repopilot.runrecords import Proposal
 
 TAG = "<!-- repopilot-suggestions:"
 
