@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from repopilot.commands.textout import category_line, use_colour
 from repopilot.engine.classify import Classifier
-from repopilot.engine.fanout import classify_many
+from repopilot.engine.fanout import classify_many, processes
 from repopilot.engine.library import load_library
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.records import Verdict
@@ -52,29 +51,13 @@ def classify_all(
 ) -> list[Verdict]:
     """Every log's verdicts, in order; several logs on several cores (engine/fanout.py), with
     the same results as one by one. Standard input is read in this process."""
-    if "-" in paths or len(paths) < 2:
-        jobs = 1
-    elif jobs is None and _total_size(paths) < FAN_OUT_MIN:
-        jobs = 1  # a few small logs: forking and building the set engine would cost more
-    if jobs != 1:
+    jobs = processes(paths, jobs)
+    if jobs > 1:
         classifier.scanner.prepare()  # built once, before the workers fork: they share it
     try:
         return classify_many(lambda p: classifier.classify_path(p, assume_failed), paths, jobs)
     except LogError as exc:
         raise UsageError(str(exc)) from None
-
-
-FAN_OUT_MIN = 2 << 20  # bytes of logs below which the default is one process
-
-
-def _total_size(paths: list[str]) -> int:
-    total = 0
-    for path in paths:
-        try:
-            total += os.stat(path).st_size
-        except OSError:
-            pass  # (its error is reported where the loop reaches it)
-    return total
 
 
 def run(args) -> int:

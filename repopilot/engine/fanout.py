@@ -23,6 +23,7 @@ from repopilot.records import Verdict
 from repopilot.safety.masks import forget_masks, registered_masks, remember_values
 
 MAX_WORKERS = 4
+FAN_OUT_MIN = 2 << 20  # bytes of logs below which the default is one process
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +44,32 @@ def workers() -> int:
     return max(1, min(cores, MAX_WORKERS))
 
 
+def processes(paths: list[str], jobs: int | None = None) -> int:
+    """How many processes classify `paths`: `jobs` when asked for, else the usable cores;
+    one for standard input, a single log, more logs than the queue holds, no fork, and by
+    default for logs under FAN_OUT_MIN bytes in all (forking would cost more than it saves)."""
+    if "-" in paths or len(paths) < 2 or len(paths) > _Queue.LIMIT or not hasattr(os, "fork"):
+        return 1
+    if jobs is None:
+        if sum(_size(p) for p in paths) < FAN_OUT_MIN:
+            return 1
+        jobs = workers()
+    return min(jobs, len(paths))
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0  # (its error is raised where the loop reaches it)
+
+
 def classify_many(
     classify: Callable[[str], list[Verdict]], paths: list[str], jobs: int | None = None
 ) -> list[Verdict]:
     """`classify(path)` for every path, in order; a LogError is raised as the loop would."""
-    jobs = min(jobs or workers(), len(paths))
-    if jobs < 2 or not hasattr(os, "fork") or len(paths) > _Queue.LIMIT:
+    jobs = processes(paths, jobs)
+    if jobs < 2:
         return [v for p in paths for v in classify(p)]
     import pickle  # (here, not at start-up: a single log never needs it)
 
@@ -77,14 +98,9 @@ class _Queue:
     LIMIT = 16000  # indexes one pipe holds without a reader (64 KiB)
 
     def __init__(self, paths: list[str]) -> None:
-        sizes = []
-        for i, path in enumerate(paths):
-            try:
-                sizes.append((-os.stat(path).st_size, i))
-            except OSError:
-                sizes.append((0, i))  # (its error is raised where it stands)
+        order = sorted(range(len(paths)), key=lambda i: (-_size(paths[i]), i))
         read_fd, write_fd = os.pipe()
-        os.write(write_fd, b"".join(i.to_bytes(4, "little") for _, i in sorted(sizes)))
+        os.write(write_fd, b"".join(i.to_bytes(4, "little") for i in order))
         os.close(write_fd)
         self._fd = read_fd
 
