@@ -19,10 +19,16 @@ from gen_log import generate  # noqa: E402
 pytestmark = pytest.mark.unit
 
 
-def _findings(res):
+def _findings(scanner, res):
     return (
         [
-            (h.pattern.id, h.line, h.text, h.captures, res.steps[h.step] if h.step >= 0 else None)
+            (
+                h.pattern.id,
+                h.line,
+                h.text,
+                scanner.captures(h),
+                res.steps[h.step] if h.step >= 0 else None,
+            )
             for h in res.hits
         ],
         res.steps,
@@ -48,7 +54,7 @@ def test_split_scan_equals_serial_scan(tmp_path):
     serial = c.scanner.scan(job)
     split = split_scan(c.scanner, job)
     assert split is not None
-    assert _findings(split) == _findings(serial)
+    assert _findings(c.scanner, split) == _findings(c.scanner, serial)
     assert len(serial.hits) >= 2 and serial.exit_lines
 
 

@@ -88,7 +88,7 @@ class Classifier:
         )
         inside = _in_scope(hits, scope)
         if inside:
-            return _pattern_verdict(job, res, inside, st, common)
+            return _pattern_verdict(job, res, inside, st, common, self.scanner)
         return _unknown_verdict(job, res, st, common)
 
 
@@ -123,7 +123,7 @@ def _rank(pattern: Pattern, hits: list[Hit], scope: Scope) -> tuple:
 
 
 def _pattern_verdict(
-    job: JobLog, res: ScanResult, hits: list[Hit], st: Structure, common: dict
+    job: JobLog, res: ScanResult, hits: list[Hit], st: Structure, common: dict, scanner: Scanner
 ) -> Verdict:
     scope = Scope(st.start, st.end, st.focus)
     groups: dict[str, list[Hit]] = {}
@@ -146,7 +146,11 @@ def _pattern_verdict(
     if lead is not None:
         lines = [(lead.number, lead.text)] + [x for x in lines if x[0] != lead.number]
         lines = lines[:MAX_EVIDENCE]
-    caps = {k: _safe(v) for k, v in first.captures.items()}
+    got = scanner.captures(first)
+    if got is None:  # `regex` timed out reading them (RE2 had decided the line matches)
+        got = {}
+        common = {**common, "timeouts": tuple(sorted({*common["timeouts"], p.id}))}
+    caps = {k: _safe(v) for k, v in got.items()}
     values = {**caps, "count": str(len(best)), "step": common.get("step") or ""}
     ctx_line = lead.number if lead is not None else first.line
     return Verdict(

@@ -82,7 +82,9 @@ class Hit:
     pattern: Pattern
     line: int
     text: str  # display text
-    captures: dict[str, str]
+    # None: RE2 alone decided the line (the set engine); `captures()` reads them when a verdict
+    # needs them: of all the hits in a log, only the verdict's first one does.
+    captures: dict[str, str] | None
     step: int  # index into ScanResult.steps (-1: before any step)
     anchor: tuple[int, int]  # (byte offset, first line) of the chunk holding the line
 
@@ -310,8 +312,9 @@ class Scanner:
             # A log without steps (before the first one, or a plain log) cannot rule a pattern out.
             if p.step_re is not None and name is not None and not self._step_ok(p, name, res):
                 continue
-            if i in direct:  # exact in RE2 and nothing to capture: no `regex` needed
-                res.hits.append(Hit(p, number, text, {}, step, anchor))
+            if i in direct:  # exact in RE2: no `regex` now (its captures are read if needed)
+                assert sets is not None  # (only the set engine decides patterns)
+                res.hits.append(Hit(p, number, text, None if i in sets.lazy else {}, step, anchor))
                 continue
             m = self._confirm(p, matchable, res)
             if m is not None:
@@ -347,6 +350,21 @@ class Scanner:
             if m:
                 return m
         return None
+
+    def captures(self, hit: Hit) -> dict[str, str] | None:
+        """The hit's named groups, as `regex` reads them from its line (what the per-pattern
+        path records during the scan); None when `regex` times out on the line."""
+        if hit.captures is None:
+            m = None
+            try:
+                for r in hit.pattern.regexes:
+                    m = r.search(body(hit.text), timeout=self.timeout)
+                    if m:
+                        break
+            except TimeoutError:
+                return None
+            hit.captures = {k: v for k, v in m.groupdict().items() if v is not None} if m else {}
+        return hit.captures
 
     @staticmethod
     def _signals(text: str, low: str, number: int, step: int, res: ScanResult) -> None:

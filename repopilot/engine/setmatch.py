@@ -118,16 +118,15 @@ class SetMatcher:
 
         patterns = scanner.patterns
         self.routes = routes(patterns)
-        self.direct_ids = {i for i, r in enumerate(self.routes) if r.exact and not r.captures}
         self.slow_ids = {i for i, r in enumerate(self.routes) if r.forms is None}
         self.finder = hsfind.build(patterns, self.routes, signals, generic)
         if self.finder is not None:  # Hyperscan missed their examples: prefiltered instead
             self.slow_ids |= self.finder.unsafe
-            self.direct_ids -= self.finder.unsafe
         # Per selected ASCII line, one RE2 set decides (engine/lineset.py).
         self.lines = LineSet(patterns, self.routes, self.slow_ids, generic)
-        captures = {i for i, r in enumerate(self.routes) if r.captures}
-        self._decided: set[int] = self.lines.exact - captures
+        # An exact line form decides a hit; `regex` reads its captures only for a verdict.
+        self._decided: set[int] = self.lines.exact
+        self.lazy = {i for i in self._decided if self.routes[i].captures}
         # for the lines the line set does not decide: the per-pattern path's needle set
         self._needles, self._by_needle = scanner._set, scanner.by_lit
         self._generic_needles = scanner._generic
@@ -136,7 +135,7 @@ class SetMatcher:
         self, matchable: str, raw_hits: set[int], decided: Decided | None
     ) -> tuple[set[int], set[int] | frozenset[int], bool]:
         """For one line: the patterns `regex` must try or that are decided, those decided (an
-        exact line form and nothing to capture: a hit without `regex`), and whether an
+        exact line form: a hit without `regex`, which reads captures only for a verdict), and whether an
         error-like word is in it. A pattern matches only where its required literal is, so
         this finds the hits the per-pattern path's literal filter finds."""
         if decided is None:  # not an ASCII line (or a very long one): `regex` decides
