@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from repopilot.engine import cache
+from repopilot.engine.hsselect import needle_selector
 from repopilot.engine.library import Pattern
 from repopilot.engine.re2form import WEIRD_BYTES
 
@@ -58,6 +59,12 @@ def _spec(
         owner.append(-1)
     for i, (p, r) in enumerate(zip(patterns, routes, strict=True)):
         if r.forms is not None and i not in unsafe:
+            needle = needle_selector(p)
+            if needle is not None:  # cheaper for Hyperscan than forms led by whitespace
+                exprs.append(needle)
+                flags.append(ml | ci)
+                owner.append(i)
+                continue
             for f in r.forms:
                 if f.raw is not None:  # None: only a non-ASCII line can match it
                     exprs.append(f.raw)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import re._constants as C  # noqa: N812
 import re._parser as sre
+import unicodedata
 import warnings
 from dataclasses import dataclass
 
@@ -86,9 +87,18 @@ def _raw_char(c: int, ignore_case: bool) -> str:
     non-ASCII letter may be any other character: then any one)."""
     if c < 128:
         return _char(c, "raw")
-    if ignore_case or c == 0xFFFD:
+    if c == 0xFFFD or (ignore_case and _cased(chr(c))):
         return _CHAR
     return "".join(f"\\x{b:02x}" for b in chr(c).encode("utf-8"))
+
+
+def _cased(ch: str) -> bool:
+    """Whether IGNORECASE may match `ch` with another character. A symbol or punctuation mark
+    without case mappings (`●`, `✖`, `×`) matches only its own bytes; a letter may not (`regex`
+    carries a newer Unicode than this Python: U+019B folds with U+A7DC there)."""
+    if ch.lower() != ch or ch.upper() != ch or ch.casefold() != ch or ch.title() != ch:
+        return True
+    return unicodedata.category(ch)[0] not in "SP"
 
 
 def _wide(ascii_class: str) -> str:

@@ -1,0 +1,82 @@
+"""Which expression selects a pattern's lines in Hyperscan's pass (engine/hsfind.py).
+
+Normally a pattern's own raw forms (engine/re2form.py). A raw form is unanchored (the raw line
+still holds its timestamp and markers), so a form that starts with whitespace (`^ {5,6}Error`,
+`^  \\d+\\) `, `^\\s+file:1:2:`) starts an automaton at every indented line of a log; three
+such forms cost a third of the whole pass on real logs. For a pattern that has a prefilter
+regex (its `needle`, which every line the pattern matches must hold: the per-pattern path only
+tries the pattern where the needle is), the needle's raw form selects instead, when it does not
+itself start with whitespace. The line set (engine/lineset.py) still decides the pattern on
+every line so selected, so the hits are the same; only the lines selected for it change.
+"""
+
+from __future__ import annotations
+
+import re
+import re._constants as C  # noqa: N812
+import re._parser as sre
+
+from repopilot.engine.library import Pattern
+from repopilot.engine.re2form import Untranslatable, translate
+
+_SPACE_CATEGORIES = (C.CATEGORY_SPACE, C.CATEGORY_NOT_DIGIT, C.CATEGORY_NOT_WORD)
+
+
+def needle_selector(p: Pattern) -> str | None:
+    """The raw form of `p`'s needle, when it should select `p`'s lines; else None."""
+    if p.literals or not p.needle_re or not any(_leads_with_space(e) for e in p.exprs):
+        return None
+    if _leads_with_space(p.needle_re):
+        return None  # no better: it would start at every indented line too
+    try:
+        return translate(p.needle_re, True).raw  # (the needle is case-insensitive)
+    except Untranslatable:
+        return None
+
+
+def _leads_with_space(expr: str) -> bool:
+    """Whether a match of `expr` can start with a space or a tab."""
+    try:
+        items = list(sre.parse(expr))
+    except (re.error, ValueError, RecursionError, FutureWarning, DeprecationWarning):
+        return False  # (such an expression has no raw form either)
+    return _seq(items)
+
+
+def _seq(items: list) -> bool:
+    for op, av in items:
+        if op is C.AT:
+            continue  # `^`, `\b`: zero-width, the next item is the first character
+        return _item(op, av)
+    return False
+
+
+def _item(op, av) -> bool:
+    if op is C.LITERAL:
+        return av in (0x20, 0x09)
+    if op is C.NOT_LITERAL or op is C.ANY:
+        return True
+    if op is C.IN:
+        return _class_has_space(av)
+    if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+        return _seq(list(av[2]))
+    if op is C.SUBPATTERN:
+        return _seq(list(av[3]))
+    if op is C.ATOMIC_GROUP:
+        return _seq(list(av))
+    if op is C.BRANCH:
+        return any(_seq(list(b)) for b in av[1])
+    return False
+
+
+def _class_has_space(items: list) -> bool:
+    negate = bool(items) and items[0][0] is C.NEGATE
+    has = False
+    for op, av in items:
+        if op is C.LITERAL and av in (0x20, 0x09):
+            has = True
+        elif op is C.RANGE and (av[0] <= 0x20 <= av[1] or av[0] <= 0x09 <= av[1]):
+            has = True
+        elif op is C.CATEGORY and av in _SPACE_CATEGORIES:
+            has = True
+    return has != negate

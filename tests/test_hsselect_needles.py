@@ -1,0 +1,159 @@
+"""Pass 1 selects a whitespace-led pattern by its needle, and symbols keep their own bytes
+(engine/hsselect.py, engine/re2form.py; issue 11)."""
+
+from __future__ import annotations
+
+import importlib.util
+import unicodedata
+from pathlib import Path
+
+import pytest
+import regex
+
+from repopilot.engine.hsselect import _leads_with_space, needle_selector
+from repopilot.engine.library import load_library
+from repopilot.engine.re2form import _cased, translate
+from tests.test_setmatch_equal import compare, engines
+from tests.test_setmatch_forms import hs_matches
+
+pytestmark = pytest.mark.unit
+needs_hyperscan = pytest.mark.skipif(
+    importlib.util.find_spec("hyperscan") is None,
+    reason="hyperscan is not installed: the set engine falls back to the reference path",
+)
+
+
+@pytest.mark.parametrize(
+    ("expr", "leads"),
+    [
+        (r"^ {5,6}(?P<e>\w+Error)", True),
+        (r"^  (?P<n>\d+)\) ", True),
+        (r"^\s+\S+:\d+:\d+:", True),
+        (r"^\t(?:at|in) ", True),
+        (r"^(?: +|\t)x", True),
+        (r"^[^a-z]+:", True),  # a negated class without the space takes it
+        (r"\bFAILED ", False),
+        (r"^[a-z]+ failed", False),
+        (r"^[^\s:]+:\d+:", False),  # ... and without it, not
+        (r"^\S+ ==> ", False),
+        (r"^(?:E|F) ", False),
+    ],
+)
+def test_whitespace_led_expressions_are_told_apart(expr: str, leads: bool) -> None:
+    assert _leads_with_space(expr) is leads
+
+
+LIBRARY = """\
+ecosystem: select-tests
+patterns:
+  - id: s.indented
+    category: test_failure
+    regex: '^ {4}(?P<error>(?:[A-Z]\\w*\\.)*[A-Z]\\w*Error): (?P<message>.*)$'
+    prefilter_regex: '\\w+Error: '
+    title: '{error}'
+    examples:
+      match: ['    Pkg.ValueError: bad', '    TypeError: x']
+      no_match: ['ValueError: not indented', '     ValueError: five spaces, one too many']
+  - id: s.numbered
+    category: test_failure
+    regex: '^  (?P<n>\\d+)\\) (?P<test>.+)$'
+    prefilter_regex: '  \\d+\\) '
+    title: '{test}'
+    examples:
+      match: ['  1) suite works']
+  - id: s.literal
+    category: lint_format
+    regex: '^   +WARNING: deprecated'
+    title: 'deprecated'
+    examples:
+      match: ['    WARNING: deprecated']
+"""
+
+
+def _library(tmp_path: Path) -> Path:
+    lib = tmp_path / "patterns"
+    lib.mkdir()
+    (lib / "s.yaml").write_text(LIBRARY, encoding="utf-8")
+    return lib
+
+
+def test_only_a_whitespace_led_pattern_with_a_better_needle_is_selected_by_it(
+    tmp_path: Path,
+) -> None:
+    by_id = {p.id: p for p in load_library(_library(tmp_path))}
+    got = needle_selector(by_id["s.indented"])
+    assert got == translate(r"\w+Error: ", True).raw
+    assert needle_selector(by_id["s.numbered"]) is None  # its needle starts with spaces too
+    assert needle_selector(by_id["s.literal"]) is None  # literals: the raw form stays
+
+
+@needs_hyperscan
+def test_the_set_engine_finds_what_the_reference_finds_with_needle_selection(
+    tmp_path: Path,
+) -> None:
+    lib = _library(tmp_path)
+    ts = "2026-01-01T00:00:00.0000000Z "
+    lines = [
+        "    Pkg.ValueError: bad input",
+        "ValueError: not indented",
+        "     ValueError: five spaces",
+        "\t ValueError: tab",
+        "    valueerror: lower case is not a class name",
+        "  1) suite works",
+        "    WARNING: deprecated",
+        "    ✖ ValueError: x",
+        "    ÄError: non-ASCII name",
+    ]
+    body = "".join(f"{ts}{line}\n" for line in lines)
+    log = tmp_path / "gha.log"
+    log.write_text(("ok\n" * 40 + body) * 30, encoding="utf-8")
+    fast, ref = engines(lib)
+    assert fast.scanner.sets is not None and fast.scanner.sets.finder is not None
+    spec = fast.scanner.sets.finder._spec
+    indented = next(i for i, p in enumerate(fast.scanner.patterns) if p.id == "s.indented")
+    assert spec.owner.count(indented) == 1  # one expression: the needle's
+    needle = translate(r"\w+Error: ", True).raw
+    assert spec.exprs[spec.owner.index(indented)] == (needle + r"[^\n]*\n").encode()
+    assert compare(fast, ref, [log]) == 1
+    hits = {(h.pattern.id, h.text) for h in ref.scanner.scan(ref_job(log)).hits}
+    assert ("s.indented", "    Pkg.ValueError: bad input") in hits
+    assert ("s.indented", "    ÄError: non-ASCII name") not in hits  # [A-Z] is ASCII
+    assert ("s.indented", "     ValueError: five spaces") not in hits
+
+
+def ref_job(path: Path):
+    from repopilot.logs.reader import open_logs
+
+    return open_logs(str(path))[0]
+
+
+def test_symbols_without_case_are_their_own_bytes_in_a_caseless_raw_form() -> None:
+    form = translate("✖ (?P<n>\\d+) problems", True)
+    assert form.raw is not None and "\\xe2\\x9c\\x96" in form.raw
+    for ch in "●✖×✗🚫→":
+        assert not _cased(ch)
+    for ch in "éÄßſKƛ":  # letters: IGNORECASE may match another character
+        assert _cased(ch)
+
+
+def test_no_other_character_folds_to_a_caseless_symbol() -> None:
+    """What makes the exact bytes safe: `regex`'s IGNORECASE (its own, newer Unicode tables)
+    matches a caseless symbol with nothing but itself."""
+    symbols = [
+        chr(i)
+        for i in range(0x80, 0x30000)
+        if not (0xD800 <= i < 0xE000) and unicodedata.category(chr(i))[0] in "SP"
+    ]
+    caseless = [c for c in symbols if not _cased(c)]
+    assert len(caseless) > 5000
+    text = "".join(chr(i) for i in range(0x80, 0x30000) if not (0xD800 <= i < 0xE000))
+    cls = regex.compile("(?i)[" + "".join(regex.escape(c) for c in caseless) + "]")
+    assert set(cls.findall(text)) == set(caseless)
+
+
+@needs_hyperscan
+def test_a_caseless_raw_form_with_a_symbol_finds_the_symbol_only() -> None:
+    form = translate("✖ \\d+ problems", True)
+    assert form.raw is not None
+    assert hs_matches(form.raw + r"[^\n]*\n", "x ✖ 3 PROBLEMS\n".encode(), True)
+    assert not hs_matches(form.raw + r"[^\n]*\n", "x é 3 problems\n".encode(), True)
