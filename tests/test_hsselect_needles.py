@@ -157,3 +157,31 @@ def test_a_caseless_raw_form_with_a_symbol_finds_the_symbol_only() -> None:
     assert form.raw is not None
     assert hs_matches(form.raw + r"[^\n]*\n", "x ✖ 3 PROBLEMS\n".encode(), True)
     assert not hs_matches(form.raw + r"[^\n]*\n", "x é 3 problems\n".encode(), True)
+
+
+@pytest.mark.parametrize(
+    ("expr", "raw"),
+    [
+        (r"^  (\d+)\)", r"\x20(?:[\d\x80-\xff]+)\x29"),
+        (r"^ {5,6}Error", r"\x20Error"),
+        (r"^ {2,}x", r"\x20x"),
+        (r"^ +x", r"(?:\x20)+x"),  # one space already: as it was
+        (r"^ *x", r"(?:\x20)*x"),
+        (r"a  b", r"a\x20\x20b"),  # not at the start: kept
+        (r"^ \t x", r"\x20\x09\x20x"),
+    ],
+)
+def test_a_leading_run_of_spaces_is_one_space_in_the_raw_form(expr: str, raw: str) -> None:
+    assert translate(expr, False).raw == raw
+
+
+@needs_hyperscan
+def test_the_shortened_raw_form_still_finds_every_line_the_pattern_matches() -> None:
+    expr = r"^ {5,6}(?P<e>[A-Z]\w*Error)"
+    form = translate(expr, False)
+    assert form.raw is not None
+    lines = ["     ValueError", "      TypeError", "x      KeyError", "2026-01-01T00:00:00Z      E"]
+    for line in lines[:2]:
+        assert regex.search(expr, line)
+        assert hs_matches(form.raw + r"[^\n]*\n", f"{line}\n".encode())
+    assert not hs_matches(form.raw + r"[^\n]*\n", b"ValueError\n")  # still needs its space
