@@ -1,13 +1,15 @@
 """Which expression selects a pattern's lines in Hyperscan's pass (engine/hsfind.py).
 
 Normally a pattern's own raw forms (engine/re2form.py). A raw form is unanchored (the raw line
-still holds its timestamp and markers), so a form that starts with whitespace (`^ {5,6}Error`,
-`^  \\d+\\) `, `^\\s+file:1:2:`) starts an automaton at every indented line of a log; three
-such forms cost a third of the whole pass on real logs. For a pattern that has a prefilter
-regex (its `needle`, which every line the pattern matches must hold: the per-pattern path only
-tries the pattern where the needle is), the needle's raw form selects instead, when it does not
-itself start with whitespace. The line set (engine/lineset.py) still decides the pattern on
-every line so selected, so the hits are the same; only the lines selected for it change.
+still holds its timestamp and markers), so a form that starts with a whitespace class
+(`^\\s+\\S+:\\d+:\\d+:`, `^[ \\t]+at `) starts an automaton at every indented line of a log.
+For a pattern that has a prefilter regex (its `needle`, which every line the pattern matches
+must hold: the per-pattern path only tries the pattern where the needle is), the needle's raw
+form selects instead, when it does not itself start with whitespace. The line set
+(engine/lineset.py) still decides the pattern on every line so selected, so the hits are the
+same; only the lines selected for it change. (A form led by literal spaces, `^ {5,6}Error`, is
+cheap once re2form has cut the run to one space, and its own form selects fewer lines than a
+needle such as `Error:` would.)
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ def needle_selector(p: Pattern) -> str | None:
 
 
 def _leads_with_space(expr: str) -> bool:
-    """Whether a match of `expr` can start with a space or a tab."""
+    """Whether a match of `expr` can start with a space or a tab matched by a class (`\\s`,
+    `[ \\t]`, `[^:]`, `.`); a literal space or tab is not counted (see the module docstring)."""
     try:
         items = list(sre.parse(expr))
     except (re.error, ValueError, RecursionError, FutureWarning, DeprecationWarning):
@@ -53,7 +56,7 @@ def _seq(items: list) -> bool:
 
 def _item(op, av) -> bool:
     if op is C.LITERAL:
-        return av in (0x20, 0x09)
+        return False
     if op is C.NOT_LITERAL or op is C.ANY:
         return True
     if op is C.IN:
