@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from repopilot.engine import cache
-from repopilot.engine.hsselect import needle_selector
 from repopilot.engine.library import Pattern
 from repopilot.engine.re2form import WEIRD_BYTES
 
@@ -59,9 +58,8 @@ def _spec(
         owner.append(-1)
     for i, (p, r) in enumerate(zip(patterns, routes, strict=True)):
         if r.forms is not None and i not in unsafe:
-            needle = needle_selector(p)
-            if needle is not None:  # cheaper for Hyperscan than forms led by whitespace
-                exprs.append(needle)
+            if r.selector is not None:  # cheaper for Hyperscan than forms led by whitespace
+                exprs.append(r.selector)
                 flags.append(ml | ci)
                 owner.append(i)
                 continue

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import re2
 
 from repopilot.engine import cache
+from repopilot.engine.hsselect import needle_selector
 from repopilot.engine.library import Pattern
 from repopilot.engine.lineset import NOTHING, LineSet
 from repopilot.engine.re2form import RE2Form, Untranslatable, translate
@@ -54,6 +55,8 @@ class Route:
     exact: bool  # every form is exact: an ASCII line needs no `regex` unless captures are kept
     captures: bool  # named groups: the `regex` engine fills them
     reason: str  # why the pattern is slow or inexact ("" when neither)
+    # the raw form of its needle, when that selects its lines in pass 1 (engine/hsselect.py)
+    selector: str | None = None
 
 
 def route(p: Pattern) -> Route:
@@ -71,15 +74,16 @@ def route(p: Pattern) -> Route:
         forms.append(form)
     exact = all(f.exact for f in forms)
     why = "" if exact else "lookaround, atomic group or possessive repeat: `regex` confirms"
-    return Route(tuple(forms), exact, captures, why)
+    return Route(tuple(forms), exact, captures, why, needle_selector(p))
 
 
 def routes(patterns: list[Pattern]) -> list[Route]:
     """Every pattern's route; kept (sealed) in the cache, as translating costs ~1 s."""
-    code = b"".join(
-        Path(m).read_bytes() for m in (__file__, Path(__file__).with_name("re2form.py"))
-    )
-    digest = hashlib.sha256(code + repr([(p.exprs, p.flags) for p in patterns]).encode())
+    here = Path(__file__)
+    code = b"".join(Path(m).read_bytes() for m in (here, here.with_name("re2form.py"),
+                                                   here.with_name("hsselect.py")))  # fmt: skip
+    what = [(p.exprs, p.flags, p.literals, p.needle_re) for p in patterns]
+    digest = hashlib.sha256(code + repr(what).encode())
     name = f"routes-{digest.hexdigest()[:32]}.json"
     blob = cache.read_sealed(name)
     if blob is not None:
@@ -95,12 +99,15 @@ def routes(patterns: list[Pattern]) -> list[Route]:
 def _encode(r: Route) -> dict:
     forms = None if r.forms is None else [[f.line, f.raw, f.exact, f.ignore_case]
                                           for f in r.forms]  # fmt: skip
-    return {"forms": forms, "exact": r.exact, "captures": r.captures, "reason": r.reason}
+    return {"forms": forms, "exact": r.exact, "captures": r.captures, "reason": r.reason,
+            "selector": r.selector}  # fmt: skip
 
 
 def _decode(d: dict) -> Route:
     forms = None if d["forms"] is None else tuple(RE2Form(*f) for f in d["forms"])
-    return Route(forms, bool(d["exact"]), bool(d["captures"]), str(d["reason"]))
+    selector = d["selector"]
+    return Route(forms, bool(d["exact"]), bool(d["captures"]), str(d["reason"]),
+                 None if selector is None else str(selector))  # fmt: skip
 
 
 def _options() -> re2.Options:
