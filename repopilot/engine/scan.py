@@ -3,7 +3,7 @@
 Two engines, the same results. The default, `set` (engine/setmatch.py): per chunk, one
 Hyperscan pass over the raw bytes selects the lines some pattern can match, and a second pass
 over those lines' matchable texts says which patterns match each; the `regex` engine runs only
-where captures are kept or Hyperscan cannot decide. `reference` (`REPOPILOT_SCAN_ENGINE=
+where RE2 cannot decide, and for the captures of the hits a verdict shows (`captures`). `reference` (`REPOPILOT_SCAN_ENGINE=
 reference`, and the path wherever Hyperscan is not installed): raw chunks are searched for every
 pattern's required literals with one RE2 alternation and each candidate line is confirmed
 pattern by pattern with `regex` under a timeout; tests compare the two.

@@ -7,9 +7,11 @@ Hyperscan pass over the raw bytes (engine/hsfind.py) selects the lines some patt
 matches, a runner signal, and lines holding an error-like word (of which only the last 48 per
 step are read: all that ScanResult keeps); per selected ASCII line, one RE2 set over every
 pattern's line form (engine/lineset.py) says which patterns match. `regex`, with its timeout,
-then runs only for patterns that keep captures, whose RE2 form is wider than the pattern
-(lookarounds, atomic groups; and only where their needle is), that have no form, and on the few
-lines that are not ASCII.
+then runs only for patterns whose RE2 form is wider than the pattern (lookarounds, atomic
+groups; and only where their needle is), that have no form, and on the few lines that are not
+ASCII; a pattern decided by RE2 gets its captures from `regex` only for the hit a verdict shows
+(Scanner.captures). A pattern whose regex starts with a whitespace class is selected by its
+needle instead of its own raw form (engine/hsselect.py).
 Same results as the per-pattern path by construction (raw forms are never narrower than their
 pattern, line forms are exact or marked inexact). Vectorscan 5.4.12 (the `hyperscan` 0.9.1
 wheel, built without its AVX2 code) misses matches in some multi-pattern databases, so the
