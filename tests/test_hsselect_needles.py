@@ -124,6 +124,17 @@ def test_the_set_engine_finds_what_the_reference_finds_with_needle_selection(
     assert ("s.indented", "\t   ValueError: a tab and three spaces") in hits
 
 
+@needs_hyperscan
+def test_lint_counts_the_patterns_selected_by_their_needle(tmp_path: Path) -> None:
+    from tests.engine_support import cli
+
+    proc = cli("patterns", "lint", "--patterns", str(_library(tmp_path)))
+    assert proc.returncode == 1  # (these test patterns name no `source:`)
+    assert "1 selected by their needle as their regex starts with a whitespace class" in (
+        proc.stdout.decode() + proc.stderr.decode()
+    )
+
+
 def ref_job(path: Path):
     from repopilot.logs.reader import open_logs
 

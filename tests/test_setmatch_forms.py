@@ -212,7 +212,8 @@ def test_lint_counts_each_route_and_says_why_a_pattern_is_slow(tmp_path: Path) -
     res = cli("patterns", "lint", "--patterns", str(tmp_path))
     out = res.stdout.decode() + res.stderr.decode()
     assert "1 decided by the RE2 line set, 1 with a wider RE2 form that regex confirms" in out
-    assert "1 on the slow path; 0 left to their prefilter by the Hyperscan self-check" in out
+    assert "1 on the slow path, 0 selected by their needle" in out
+    assert "; 0 left to their prefilter by the Hyperscan self-check" in out
     assert "r.slow: no RE2 form, stays on the slow per-pattern path: a backreference" in out
 
 

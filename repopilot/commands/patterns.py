@@ -172,7 +172,8 @@ def engine_routes(patterns: list[Pattern]) -> tuple[list[Problem], str]:
     )
     counts = (
         f"set engine: {got.exact} decided by the RE2 line set, {got.confirmed} with a wider RE2 "
-        f"form that regex confirms, {len(got.slow)} on the slow path; {checked}"
+        f"form that regex confirms, {len(got.slow)} on the slow path, {got.by_needle} selected "
+        f"by their needle as their regex starts with a whitespace class; {checked}"
     )
     return out, counts
 

@@ -302,6 +302,7 @@ class RouteSummary:
     confirmed: int  # an RE2 form wider than the pattern: `regex` confirms what it selects
     checked_out: int | None  # left to the prefilter by the Hyperscan self-check (None: absent)
     slow: list[tuple[Pattern, str]]  # no RE2 form: per-pattern `regex` on prefilter lines, why
+    by_needle: int = 0  # selected in the Hyperscan pass by their needle (engine/hsselect.py)
 
 
 def summarize(patterns: list[Pattern]) -> RouteSummary:
@@ -321,4 +322,5 @@ def summarize(patterns: list[Pattern]) -> RouteSummary:
         checked_out = None
     exact = sum(1 for i, r in enumerate(got) if r.forms is not None and r.exact and i not in out)
     rest = len(patterns) - exact - len(slow) - len(out)
-    return RouteSummary(exact, rest, checked_out, slow)
+    needled = sum(1 for i, r in enumerate(got) if r.selector is not None and i not in out)
+    return RouteSummary(exact, rest, checked_out, slow, needled)
