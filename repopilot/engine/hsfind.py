@@ -120,8 +120,11 @@ class HSFinder:
         lines: dict[int, set[int] | None] = {}
         odd: set[int] = set()
         signalled: set[int] = set()
+        last_to, start = -1, 0
         for to, id_ in att:
-            start = rfind(b"\n", 0, to - 1) + 1
+            if to != last_to:  # (every expression on one line reports at its newline)
+                start = rfind(b"\n", 0, to - 1) + 1
+                last_to = to
             if id_ == weird:
                 odd.add(start)
                 continue
@@ -135,7 +138,7 @@ class HSFinder:
         self.signalled = signalled
         for start in odd:
             lines[start] = None
-        gens = sorted({rfind(b"\n", 0, to - 1) + 1 for to in gen})
+        gens = sorted({rfind(b"\n", 0, to - 1) + 1 for to in set(gen)})
         return lines, gens
 
 

@@ -261,7 +261,7 @@ class Scanner:
         res: ScanResult,
         sets: SetMatcher | None = None,
         raw_hits: set[int] | None = None,
-        pre: tuple[str, Decided | None] | None = None,
+        pre: tuple[str, Decided | None, str] | None = None,
         candidate: bool = False,
     ) -> None:
         """One line. A line the literal scan would not have chosen (`candidate` unknown) is
@@ -274,7 +274,7 @@ class Scanner:
         if text.startswith("##[group]Run "):  # a step of a raw GitHub log (see iter_chunks)
             res.steps.append((number, text[len("##[group]") :].strip()[:200]))
             step = len(res.steps) - 1
-        matchable = body(text)
+        matchable = body(text) if pre is None else pre[2]  # (the set engine has it already)
         direct: frozenset[int] | set[int] = frozenset()
         if sets is not None and raw_hits is not None:
             # one RE2 set over every pattern's line form decides (engine/setmatch.py)

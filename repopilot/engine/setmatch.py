@@ -195,7 +195,7 @@ class SetMatcher:
                     continue  # no pattern, word or signal here: nothing for the line to change
             # (no needle check: a line where no needle is can give no hit, signal or generic
             # entry, so the set engine's extra lines change nothing)
-            scanner._line(raw, line, step, anchor, res, self, ids, (text, decided), True)
+            scanner._line(raw, line, step, anchor, res, self, ids, (text, decided, matchable), True)
         gi, si, line, pos = self._flush(
             scanner, data, generic, starts, (gi, si), steps, len(data) + 1, (line, pos), anchor, res
         )
