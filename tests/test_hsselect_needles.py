@@ -12,7 +12,7 @@ import regex
 
 from repopilot.engine.hsselect import _leads_with_space, needle_selector
 from repopilot.engine.library import load_library
-from repopilot.engine.re2form import _cased, translate
+from repopilot.engine.re2form import cased, translate
 from tests.test_setmatch_equal import compare, engines
 from tests.test_setmatch_forms import hs_matches
 
@@ -145,9 +145,9 @@ def test_symbols_without_case_are_their_own_bytes_in_a_caseless_raw_form() -> No
     form = translate("✖ (?P<n>\\d+) problems", True)
     assert form.raw is not None and "\\xe2\\x9c\\x96" in form.raw
     for ch in "●✖×✗🚫→":
-        assert not _cased(ch)
+        assert not cased(ch)
     for ch in "éÄßſKƛ":  # letters: IGNORECASE may match another character
-        assert _cased(ch)
+        assert cased(ch)
 
 
 def test_no_other_character_folds_to_a_caseless_symbol() -> None:
@@ -158,7 +158,7 @@ def test_no_other_character_folds_to_a_caseless_symbol() -> None:
         for i in range(0x80, 0x30000)
         if not (0xD800 <= i < 0xE000) and unicodedata.category(chr(i))[0] in "SP"
     ]
-    caseless = [c for c in symbols if not _cased(c)]
+    caseless = [c for c in symbols if not cased(c)]
     assert len(caseless) > 5000
     text = "".join(chr(i) for i in range(0x80, 0x30000) if not (0xD800 <= i < 0xE000))
     cls = regex.compile("(?i)[" + "".join(regex.escape(c) for c in caseless) + "]")

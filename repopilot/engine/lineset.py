@@ -14,12 +14,16 @@ silently; one RE2 set over all forms was tried first, and costs ~30 us a line on
 
 from __future__ import annotations
 
+import functools
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import re2
+import regex
 
 from repopilot.engine.library import Pattern
+from repopilot.engine.re2form import cased
 
 if TYPE_CHECKING:
     from repopilot.engine.setmatch import Route
@@ -66,7 +70,7 @@ class LineSet:
         return got
 
     def decide(self, text: str, candidates: set[int], worded: bool = True) -> Decided | None:
-        """For an ASCII line's matchable text and the patterns the first pass names there
+        """For a `decidable` line's matchable text and the patterns the first pass names there
         (`worded`: the first pass saw an error-like word in the raw line); None when it is too
         long to decide here."""
         if len(text) > MAX_TEXT:
@@ -81,7 +85,7 @@ class LineSet:
         todo = candidates & self.covered
         if not todo:
             return _GENERIC if generic else NOTHING
-        data = text.encode("ascii")
+        data = text.encode("utf-8")  # (ASCII, or `decidable`: RE2 reads UTF-8)
         end = len(data)
         anchor = self._anchor
         found = set()
@@ -105,6 +109,26 @@ class LineSet:
 
 
 _GENERIC = Decided(frozenset(), True)
+
+
+def decidable(text: str) -> bool:
+    """Whether the line forms decide `text` as the pattern would: ASCII text, or text whose
+    non-ASCII characters are all symbols or punctuation without case that `regex` counts as
+    no word, digit or space character (`‘’` of GCC's messages, `✓ ✗ ● ×`, box drawing, emoji).
+    RE2's ASCII `\\w`, `\\d`, `\\s` take no non-ASCII character either, and no case fold joins
+    them: both engines treat such characters alike."""
+    if text.isascii():
+        return True
+    return all(c < "\x80" or _inert(c) for c in set(text))
+
+
+@functools.cache
+def _inert(c: str) -> bool:
+    # `regex`'s own classes decide (squared letters such as U+1F130 are symbols, yet \w there)
+    return unicodedata.category(c)[0] in "SP" and not cased(c) and _WORDISH.match(c) is None
+
+
+_WORDISH = regex.compile(r"[\w\d\s]", regex.V0)
 
 
 def _low(expr: str):

@@ -87,12 +87,12 @@ def _raw_char(c: int, ignore_case: bool) -> str:
     non-ASCII letter may be any other character: then any one)."""
     if c < 128:
         return _char(c, "raw")
-    if c == 0xFFFD or (ignore_case and _cased(chr(c))):
+    if c == 0xFFFD or (ignore_case and cased(chr(c))):
         return _CHAR
     return "".join(f"\\x{b:02x}" for b in chr(c).encode("utf-8"))
 
 
-def _cased(ch: str) -> bool:
+def cased(ch: str) -> bool:
     """Whether IGNORECASE may match `ch` with another character. A symbol or punctuation mark
     without case mappings (`●`, `✖`, `×`) matches only its own bytes; a letter may not (`regex`
     carries a newer Unicode than this Python: U+019B folds with U+A7DC there)."""

@@ -5,8 +5,8 @@ being a failure, so confirming candidates pattern by pattern was what made the s
 every pattern is translated to RE2 (engine/re2form.py) and the work per chunk is: one
 Hyperscan pass over the raw bytes (engine/hsfind.py) selects the lines some pattern's raw form
 matches, a runner signal, and lines holding an error-like word (of which only the last 48 per
-step are read: all that ScanResult keeps); per selected ASCII line, one RE2 set over every
-pattern's line form (engine/lineset.py) says which patterns match. `regex`, with its timeout,
+step are read: all that ScanResult keeps); per selected ASCII (or lineset.decidable) line, the
+line forms of the patterns named there (engine/lineset.py) say which patterns match. `regex`, with its timeout,
 then runs only for patterns whose RE2 form is wider than the pattern (lookarounds, atomic
 groups; and only where their needle is), that have no form, and on the few lines that are not
 ASCII; a pattern decided by RE2 gets its captures from `regex` only for the hit a verdict shows
@@ -36,7 +36,7 @@ import re2
 from repopilot.engine import cache
 from repopilot.engine.hsselect import needle_selector
 from repopilot.engine.library import Pattern
-from repopilot.engine.lineset import NOTHING, LineSet
+from repopilot.engine.lineset import NOTHING, LineSet, decidable
 from repopilot.engine.re2form import RE2Form, Untranslatable, translate
 from repopilot.logs.textnorm import body, display
 
@@ -131,7 +131,7 @@ class SetMatcher:
         self.finder = hsfind.build(patterns, self.routes, signals, generic)
         if self.finder is not None:  # Hyperscan missed their examples: prefiltered instead
             self.slow_ids |= self.finder.unsafe
-        # Per selected ASCII line, one RE2 set decides (engine/lineset.py).
+        # Per selected decidable line, one RE2 set decides (engine/lineset.py).
         self.lines = LineSet(patterns, self.routes, self.slow_ids, generic)
         # An exact line form decides a hit; `regex` reads its captures only for a verdict.
         self._decided: set[int] = self.lines.exact
@@ -147,7 +147,7 @@ class SetMatcher:
         exact line form: a hit without `regex`, which reads captures only for a verdict), and whether an
         error-like word is in it. A pattern matches only where its required literal is, so
         this finds the hits the per-pattern path's literal filter finds."""
-        if decided is None:  # not an ASCII line (or a very long one): `regex` decides
+        if decided is None:  # a line RE2 does not decide (lineset.decidable): `regex` does
             found = self._needles.Match(matchable) or ()
             allowed: set[int] = set()
             for k in found:
@@ -219,7 +219,7 @@ class SetMatcher:
             text = display(raw)
             matchable = body(text)
             decided = None
-            if ids is not None and matchable.isascii():
+            if ids is not None and decidable(matchable):
                 decided = decide(matchable, ids, start in worded)
             out[start] = (raw, text, matchable, decided)
         return out
