@@ -141,6 +141,37 @@ def ref_job(path: Path):
     return open_logs(str(path))[0]
 
 
+NEGATED = """\
+ecosystem: negated-tests
+patterns:
+  - id: n.location
+    category: compile_error
+    regex: '^\\s+(?P<f>\\w+):.(?P<n>\\d+)'
+    prefilter_regex: '\\w+:[^\\s]\\d'
+    title: '{f}'
+    examples:
+      match: ['  foo:x12']
+"""
+
+
+def test_a_needle_with_a_negated_space_class_does_not_select(tmp_path: Path) -> None:
+    """RE2's `[^\\s]` takes a vertical tab, which Python's reading of it (the raw form's) does
+    not: such a needle would select fewer lines than the per-pattern path tries."""
+    lib = tmp_path / "patterns"
+    lib.mkdir()
+    (lib / "n.yaml").write_text(NEGATED, encoding="utf-8")
+    (p,) = load_library(lib)
+    assert needle_selector(p) is None
+    if importlib.util.find_spec("hyperscan") is None:
+        return
+    log = tmp_path / "plain.log"
+    log.write_text(("ok\n" * 40 + "  foo:\x0b12\n  bar:x34\n") * 30, encoding="utf-8")
+    fast, ref = engines(lib)
+    assert compare(fast, ref, [log]) == 1
+    hits = ref.scanner.scan(ref_job(log)).hits
+    assert {h.text for h in hits} == {"  foo:\x0b12", "  bar:x34"}
+
+
 def test_symbols_without_case_are_their_own_bytes_in_a_caseless_raw_form() -> None:
     form = translate("✖ (?P<n>\\d+) problems", True)
     assert form.raw is not None and "\\xe2\\x9c\\x96" in form.raw

@@ -125,3 +125,24 @@ def test_both_engines_agree_on_symbol_and_letter_lines(tmp_path: Path) -> None:
     assert ("u.caseless", LINES[6]) in hits and ("u.caseless", LINES[7]) in hits
     assert ("u.spaced", LINES[8]) in hits and ("u.spaced", LINES[9]) in hits
     assert unicodedata.category("‘") == "Pi" and decidable(LINES[0]) and not decidable(LINES[1])
+
+
+@pytest.mark.parametrize(
+    "expr", [r"\s", r"\S", r"[^\s]", r"[\s\d]", r"[^\S]", r"\w", r"\W", r"\d", r"\D", r".", r"a\b"]
+)
+def test_line_forms_read_every_ascii_character_as_regex_does(expr: str) -> None:
+    """A line form marked exact must agree with `regex` on every ASCII character (`regex`'s `\\s`
+    leaves out the separators \\x1c-\\x1f that Python's `re` takes)."""
+    import re2
+
+    from repopilot.engine.re2form import translate
+
+    form = translate(expr, False)
+    assert form.exact
+    line = re2.compile(form.line)
+    for i in range(128):
+        text = ("a" if expr.startswith("a") else "") + chr(i)
+        if chr(i) == "\n":
+            continue
+        want = regex.search(expr, text, flags=regex.V0) is not None
+        assert (line.search(text) is not None) == want, (expr, hex(i))

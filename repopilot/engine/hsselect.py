@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import re._constants as C  # noqa: N812
 import re._parser as sre
+import warnings
 
 from repopilot.engine.library import Pattern
 from repopilot.engine.re2form import Untranslatable, translate
@@ -30,20 +31,61 @@ def needle_selector(p: Pattern) -> str | None:
         return None
     if _leads_with_space(p.needle_re):
         return None  # no better: it would start at every indented line too
+    if _negates_space(p.needle_re):
+        return None  # `[^\\s]`: RE2's takes \v, the raw form (Python's reading) would not
     try:
         return translate(p.needle_re, True).raw  # (the needle is case-insensitive)
     except Untranslatable:
         return None
 
 
+def _parsed(expr: str) -> list | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # (`[[:alpha:]]`: a nested-set warning to `re`)
+            return list(sre.parse(expr))
+    except (re.error, ValueError, RecursionError, FutureWarning, DeprecationWarning):
+        return None  # (such an expression has no raw form either)
+
+
 def _leads_with_space(expr: str) -> bool:
     """Whether a match of `expr` can start with a space or a tab matched by a class (`\\s`,
     `[ \\t]`, `[^:]`, `.`); a literal space or tab is not counted (see the module docstring)."""
-    try:
-        items = list(sre.parse(expr))
-    except (re.error, ValueError, RecursionError, FutureWarning, DeprecationWarning):
-        return False  # (such an expression has no raw form either)
-    return _seq(items)
+    items = _parsed(expr)
+    return items is not None and _seq(items)
+
+
+def _negates_space(expr: str) -> bool:
+    """Whether `expr` (a needle: RE2 syntax, read by Python's parser) holds a negated class
+    with `\\s` in it, where the two engines' `\\s` differ in what the class leaves."""
+    items = _parsed(expr)
+    return items is None or _walk_negated_space(items)
+
+
+def _walk_negated_space(items) -> bool:
+    for op, av in items:
+        if op is C.IN:
+            if (
+                av
+                and av[0][0] is C.NEGATE
+                and any(
+                    o is C.CATEGORY and a in (C.CATEGORY_SPACE, C.CATEGORY_NOT_SPACE) for o, a in av
+                )
+            ):
+                return True
+        elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+            if _walk_negated_space(av[2]):
+                return True
+        elif op is C.SUBPATTERN:
+            if _walk_negated_space(av[3]):
+                return True
+        elif op is C.ATOMIC_GROUP or op in (C.ASSERT, C.ASSERT_NOT):
+            if _walk_negated_space(av if op is C.ATOMIC_GROUP else av[1]):
+                return True
+        elif op is C.BRANCH:
+            if any(_walk_negated_space(b) for b in av[1]):
+                return True
+    return False
 
 
 def _seq(items: list) -> bool:

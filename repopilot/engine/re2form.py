@@ -29,8 +29,9 @@ from dataclasses import dataclass
 
 RE2_MAX_REPEAT = 1000
 RAW_COUNTED = 16  # (raw forms) a counted run of one class up to this stays counted
-# Python's str `\s` on ASCII: RE2's `\s` lacks \v and the four separator controls.
-_SPACE = r"\t\n\x0b\x0c\r \x1c-\x1f"
+# `regex`'s `\s` on ASCII (Unicode White_Space): RE2's `\s` lacks \v. (Python's `re` also takes
+# the separators \x1c-\x1f; `regex` does not, so neither may the line forms.)
+_SPACE = r"\t\n\x0b\x0c\r "
 _RAW_CATS = {
     C.CATEGORY_DIGIT: r"\d",
     C.CATEGORY_NOT_DIGIT: r"\x00-\x09\x0b-\x2f\x3a-\x7f",

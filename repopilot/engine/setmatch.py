@@ -27,11 +27,14 @@ import hashlib
 import json
 import re
 import re._parser as sre
+import sys
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import re2
+import regex
 
 from repopilot.engine import cache
 from repopilot.engine.hsselect import needle_selector
@@ -85,7 +88,9 @@ def routes(patterns: list[Pattern]) -> list[Route]:
     code = b"".join(Path(m).read_bytes() for m in (here, here.with_name("re2form.py"),
                                                    here.with_name("hsselect.py")))  # fmt: skip
     what = [(p.exprs, p.flags, p.literals, p.needle_re) for p in patterns]
-    digest = hashlib.sha256(code + repr(what).encode())
+    # (routes also depend on this Python's parser and Unicode tables, and on `regex`'s)
+    where = (sys.version, unicodedata.unidata_version, getattr(regex, "__version__", ""))
+    digest = hashlib.sha256(code + repr((where, what)).encode())
     name = f"routes-{digest.hexdigest()[:32]}.json"
     blob = cache.read_sealed(name)
     if blob is not None:
