@@ -3,10 +3,11 @@
 Two engines, the same results. The default, `set` (engine/setmatch.py): per chunk, one
 Hyperscan pass over the raw bytes selects the lines some pattern can match, and a second pass
 over those lines' matchable texts says which patterns match each; the `regex` engine runs only
-where RE2 cannot decide, and for the captures of the hits a verdict shows (`captures`). `reference` (`REPOPILOT_SCAN_ENGINE=
-reference`, and the path wherever Hyperscan is not installed): raw chunks are searched for every
-pattern's required literals with one RE2 alternation and each candidate line is confirmed
-pattern by pattern with `regex` under a timeout; tests compare the two.
+where RE2 cannot decide, and for the captures of the hits a verdict shows (`captures`).
+`reference` (`REPOPILOT_SCAN_ENGINE=reference`, and the path wherever Hyperscan is not
+installed): raw chunks are searched for every pattern's required literals with one RE2
+alternation and each candidate line is confirmed pattern by pattern with `regex` under a
+timeout; tests compare the two.
 Memory is bounded: hits and generic error lines are kept in capped structures, never the log.
 """
 
@@ -318,8 +319,7 @@ class Scanner:
                 continue
             m = self._confirm(p, matchable, res)
             if m is not None:
-                caps = {k: v for k, v in m.groupdict().items() if v is not None}
-                res.hits.append(Hit(p, number, text, caps, step, anchor))
+                res.hits.append(Hit(p, number, text, _groups(m), step, anchor))
 
     @staticmethod
     def _generic_deque() -> deque:
@@ -341,12 +341,16 @@ class Scanner:
             return False
 
     def _confirm(self, p: Pattern, text: str, res: ScanResult):
+        try:
+            return self._search(p, text)
+        except TimeoutError:
+            res.timeouts[p.id] = res.timeouts.get(p.id, 0) + 1
+            return None
+
+    def _search(self, p: Pattern, text: str):
+        """The first of `p`'s expressions to match `text`, under the timeout (which raises)."""
         for r in p.regexes:
-            try:
-                m = r.search(text, timeout=self.timeout)
-            except TimeoutError:
-                res.timeouts[p.id] = res.timeouts.get(p.id, 0) + 1
-                return None
+            m = r.search(text, timeout=self.timeout)
             if m:
                 return m
         return None
@@ -355,15 +359,11 @@ class Scanner:
         """The hit's named groups, as `regex` reads them from its line (what the per-pattern
         path records during the scan); None when `regex` times out on the line."""
         if hit.captures is None:
-            m = None
             try:
-                for r in hit.pattern.regexes:
-                    m = r.search(body(hit.text), timeout=self.timeout)
-                    if m:
-                        break
+                m = self._search(hit.pattern, body(hit.text))
             except TimeoutError:
                 return None
-            hit.captures = {k: v for k, v in m.groupdict().items() if v is not None} if m else {}
+            hit.captures = {} if m is None else _groups(m)
         return hit.captures
 
     @staticmethod
@@ -380,3 +380,8 @@ class Scanner:
             res.success_marker = True
         if low.startswith(("finished: failure", "build failure", "build failed")):
             res.failure_marker = True
+
+
+def _groups(m) -> dict[str, str]:
+    """A match's named groups that took part in it."""
+    return {k: v for k, v in m.groupdict().items() if v is not None}
