@@ -65,27 +65,30 @@ def _negates_space(expr: str) -> bool:
 def _walk_negated_space(items) -> bool:
     for op, av in items:
         if op is C.IN:
-            if (
-                av
-                and av[0][0] is C.NEGATE
-                and any(
-                    o is C.CATEGORY and a in (C.CATEGORY_SPACE, C.CATEGORY_NOT_SPACE) for o, a in av
-                )
-            ):
+            spaced = any(o is C.CATEGORY and a in _NEGATED for o, a in av)
+            if spaced and av and av[0][0] is C.NEGATE:
                 return True
-        elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
-            if _walk_negated_space(av[2]):
-                return True
-        elif op is C.SUBPATTERN:
-            if _walk_negated_space(av[3]):
-                return True
-        elif op is C.ATOMIC_GROUP or op in (C.ASSERT, C.ASSERT_NOT):
-            if _walk_negated_space(av if op is C.ATOMIC_GROUP else av[1]):
-                return True
-        elif op is C.BRANCH:
-            if any(_walk_negated_space(b) for b in av[1]):
-                return True
+        elif any(_walk_negated_space(sub) for sub in _subs(op, av)):
+            return True
     return False
+
+
+_NEGATED = (C.CATEGORY_SPACE, C.CATEGORY_NOT_SPACE)
+
+
+def _subs(op, av) -> list[list]:
+    """The sequences a node holds: a repeat's, a group's, a lookaround's, each alternative."""
+    if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+        return [list(av[2])]
+    if op is C.SUBPATTERN:
+        return [list(av[3])]
+    if op is C.ATOMIC_GROUP:
+        return [list(av)]
+    if op in (C.ASSERT, C.ASSERT_NOT):
+        return [list(av[1])]
+    if op is C.BRANCH:
+        return [list(b) for b in av[1]]
+    return []
 
 
 def _seq(items: list) -> bool:
@@ -97,21 +100,13 @@ def _seq(items: list) -> bool:
 
 
 def _item(op, av) -> bool:
-    if op is C.LITERAL:
-        return False
+    if op is C.LITERAL or op in (C.ASSERT, C.ASSERT_NOT):
+        return False  # (a lookaround consumes nothing: the line starts after it)
     if op is C.NOT_LITERAL or op is C.ANY:
         return True
     if op is C.IN:
         return _class_has_space(av)
-    if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
-        return _seq(list(av[2]))
-    if op is C.SUBPATTERN:
-        return _seq(list(av[3]))
-    if op is C.ATOMIC_GROUP:
-        return _seq(list(av))
-    if op is C.BRANCH:
-        return any(_seq(list(b)) for b in av[1])
-    return False
+    return any(_seq(sub) for sub in _subs(op, av))
 
 
 def _class_has_space(items: list) -> bool:

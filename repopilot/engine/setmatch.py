@@ -57,7 +57,7 @@ class Route:
     """How the set engine treats one pattern (what `repopilot patterns lint` reports)."""
 
     forms: tuple[RE2Form, ...] | None  # None: no RE2 form, the slow path
-    exact: bool  # every form is exact: an ASCII line needs no `regex` unless captures are kept
+    exact: bool  # every form is exact: RE2 decides a decidable line (`regex` reads captures)
     captures: bool  # named groups: the `regex` engine fills them
     reason: str  # why the pattern is slow or inexact ("" when neither)
     # the raw form of its needle, when that selects its lines in pass 1 (engine/hsselect.py)
@@ -139,8 +139,7 @@ class SetMatcher:
         # Per selected decidable line, one RE2 set decides (engine/lineset.py).
         self.lines = LineSet(patterns, self.routes, self.slow_ids, generic)
         # An exact line form decides a hit; `regex` reads its captures only for a verdict.
-        self._decided: set[int] = self.lines.exact
-        self.lazy = {i for i in self._decided if self.routes[i].captures}
+        self.lazy = {i for i in self.lines.exact if self.routes[i].captures}
         # for the lines the line set does not decide: the per-pattern path's needle set
         self._needles, self._by_needle = scanner._set, scanner.by_lit
         self._generic_needles = scanner._generic
@@ -149,8 +148,8 @@ class SetMatcher:
         self, matchable: str, raw_hits: set[int], decided: Decided | None
     ) -> tuple[set[int], set[int] | frozenset[int], bool]:
         """For one line: the patterns `regex` must try or that are decided, those decided (an
-        exact line form: a hit without `regex`, which reads captures only for a verdict), and whether an
-        error-like word is in it. A pattern matches only where its required literal is, so
+        exact line form: a hit without `regex`, which reads captures only for a verdict), and
+        whether an error-like word is in it. A pattern matches only where its required literal is, so
         this finds the hits the per-pattern path's literal filter finds."""
         if decided is None:  # a line RE2 does not decide (lineset.decidable): `regex` does
             found = self._needles.Match(matchable) or ()
@@ -159,7 +158,7 @@ class SetMatcher:
                 allowed.update(self._by_needle[k])
             return raw_hits & allowed, set(), any(k in self._generic_needles for k in found)
         todo = set(decided.patterns) | (raw_hits - self.lines.covered)
-        return todo, decided.patterns & self._decided, decided.generic
+        return todo, decided.patterns & self.lines.exact, decided.generic
 
     def chunk(self, scanner: Scanner, chunk: Chunk, res: ScanResult) -> int:
         """One chunk: the same effects on `res` as Scanner's per-pattern `_chunk`; how many
