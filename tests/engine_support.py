@@ -23,6 +23,21 @@ def cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None):
     )
 
 
+def write_library(tmp_path: Path, text: str, name: str = "lib.yaml") -> Path:
+    """A pattern library directory in `tmp_path` holding one file, `name`, of `text`."""
+    lib = tmp_path / "patterns"
+    lib.mkdir(exist_ok=True)
+    (lib / name).write_text(text, encoding="utf-8")
+    return lib
+
+
+def first_job(path: Path):
+    """The first job log in `path`, opened as the CLI opens it."""
+    from repopilot.logs.reader import open_logs
+
+    return open_logs(str(path))[0]
+
+
 def classify_json(*paths: str, patterns: Path = PATTERNS) -> list[dict]:
     proc = cli("classify", "--format", "json", "--patterns", str(patterns), *paths)
     assert proc.returncode == 0, proc.stderr.decode()

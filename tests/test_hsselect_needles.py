@@ -13,6 +13,7 @@ import regex
 from repopilot.engine.hsselect import _leads_with_space, needle_selector
 from repopilot.engine.library import load_library
 from repopilot.engine.re2form import cased, translate
+from tests.engine_support import first_job, write_library
 from tests.test_setmatch_equal import compare, engines
 from tests.test_setmatch_forms import hs_matches
 
@@ -73,10 +74,7 @@ patterns:
 
 
 def _library(tmp_path: Path) -> Path:
-    lib = tmp_path / "patterns"
-    lib.mkdir()
-    (lib / "s.yaml").write_text(LIBRARY, encoding="utf-8")
-    return lib
+    return write_library(tmp_path, LIBRARY, "s.yaml")
 
 
 def test_only_a_whitespace_led_pattern_with_a_better_needle_is_selected_by_it(
@@ -117,7 +115,7 @@ def test_the_set_engine_finds_what_the_reference_finds_with_needle_selection(
     needle = translate(r"\w+Error: ", True).raw
     assert spec.exprs[spec.owner.index(indented)] == (needle + r"[^\n]*\n").encode()
     assert compare(fast, ref, [log]) == 1
-    hits = {(h.pattern.id, h.text) for h in ref.scanner.scan(ref_job(log)).hits}
+    hits = {(h.pattern.id, h.text) for h in ref.scanner.scan(first_job(log)).hits}
     assert ("s.indented", "    Pkg.ValueError: bad input") in hits
     assert ("s.indented", "    ÄError: non-ASCII name") not in hits  # [A-Z] is ASCII
     assert ("s.indented", "     ValueError: five spaces") not in hits
@@ -133,12 +131,6 @@ def test_lint_counts_the_patterns_selected_by_their_needle(tmp_path: Path) -> No
     assert "1 selected by their needle as their regex starts with a whitespace class" in (
         proc.stdout.decode() + proc.stderr.decode()
     )
-
-
-def ref_job(path: Path):
-    from repopilot.logs.reader import open_logs
-
-    return open_logs(str(path))[0]
 
 
 NEGATED = """\
@@ -157,9 +149,7 @@ patterns:
 def test_a_needle_with_a_negated_space_class_does_not_select(tmp_path: Path) -> None:
     """RE2's `[^\\s]` takes a vertical tab, which Python's reading of it (the raw form's) does
     not: such a needle would select fewer lines than the per-pattern path tries."""
-    lib = tmp_path / "patterns"
-    lib.mkdir()
-    (lib / "n.yaml").write_text(NEGATED, encoding="utf-8")
+    lib = write_library(tmp_path, NEGATED, "n.yaml")
     (p,) = load_library(lib)
     assert needle_selector(p) is None
     if importlib.util.find_spec("hyperscan") is None:
@@ -168,7 +158,7 @@ def test_a_needle_with_a_negated_space_class_does_not_select(tmp_path: Path) -> 
     log.write_text(("ok\n" * 40 + "  foo:\x0b12\n  bar:x34\n") * 30, encoding="utf-8")
     fast, ref = engines(lib)
     assert compare(fast, ref, [log]) == 1
-    hits = ref.scanner.scan(ref_job(log)).hits
+    hits = ref.scanner.scan(first_job(log)).hits
     assert {h.text for h in hits} == {"  foo:\x0b12", "  bar:x34"}
 
 

@@ -21,6 +21,7 @@ from repopilot.engine.classify import Classifier
 from repopilot.engine.library import load_library
 from repopilot.engine.scan import Scanner
 from repopilot.logs.reader import open_logs
+from tests.engine_support import write_library
 
 needs_hyperscan = pytest.mark.skipif(
     importlib.util.find_spec("hyperscan") is None,
@@ -47,10 +48,7 @@ PAD = "ok line\n" * 60000  # past SET_MIN (engine/scan.py): the set engine is bu
 
 
 def _library(tmp_path: Path) -> Path:
-    lib = tmp_path / "lib"
-    lib.mkdir()
-    (lib / "x.yaml").write_text(LIB)
-    return lib
+    return write_library(tmp_path, LIB, "x.yaml")
 
 
 def _classify(lib: Path, log: Path, engine: str) -> tuple[dict, str]:

@@ -12,6 +12,7 @@ import pytest
 import regex
 
 from repopilot.engine.lineset import _inert, decidable
+from tests.engine_support import first_job, write_library
 from tests.test_setmatch_equal import compare, engines
 
 pytestmark = pytest.mark.unit
@@ -107,17 +108,13 @@ LINES = [
     reason="hyperscan is not installed: the set engine falls back to the reference path",
 )
 def test_both_engines_agree_on_symbol_and_letter_lines(tmp_path: Path) -> None:
-    lib = tmp_path / "patterns"
-    lib.mkdir()
-    (lib / "u.yaml").write_text(LIBRARY, encoding="utf-8")
+    lib = write_library(tmp_path, LIBRARY, "u.yaml")
     ts = "2026-01-01T00:00:00.0000000Z "
     log = tmp_path / "gha.log"
     log.write_text(("ok\n" * 30 + "".join(f"{ts}{x}\n" for x in LINES)) * 20, encoding="utf-8")
     fast, ref = engines(lib)
     assert compare(fast, ref, [log]) == 1
-    from repopilot.logs.reader import open_logs
-
-    hits = {(h.pattern.id, h.text) for h in ref.scanner.scan(open_logs(str(log))[0]).hits}
+    hits = {(h.pattern.id, h.text) for h in ref.scanner.scan(first_job(log)).hits}
     # the cases are live: symbol lines match, and the letter and digit traps tell regex apart
     assert ("u.gcc", LINES[0]) in hits and ("u.gcc", LINES[1]) in hits
     assert ("u.gcc", LINES[2]) in hits  # `regex`'s \d takes ٣

@@ -11,6 +11,7 @@ import regex
 
 from repopilot.engine.re2form import translate
 from repopilot.logs.textnorm import body, display
+from tests.engine_support import first_job, write_library
 from tests.test_setmatch_equal import compare, engines
 
 pytestmark = [
@@ -78,7 +79,7 @@ def test_the_same_line_at_many_offsets_is_found_every_time(tmp_path: Path) -> No
     log.write_text("\n".join(lines * 4) + "\n", encoding="utf-8")
     fast, ref = engines(None)
     assert compare(fast, ref, [log]) == 1
-    hits = fast.scanner.scan(ref_job(log)).hits
+    hits = fast.scanner.scan(first_job(log)).hits
     assert len({h.line for h in hits}) == 2 * 24 * 4
 
 
@@ -154,9 +155,7 @@ LINES = [
 
 
 def test_both_engines_agree_on_lines_made_to_tell_the_forms_apart(tmp_path: Path) -> None:
-    lib = tmp_path / "patterns"
-    lib.mkdir()
-    (lib / "plain.yaml").write_text(LIBRARY, encoding="utf-8")
+    lib = write_library(tmp_path, LIBRARY, "plain.yaml")
     ts = "2026-01-01T00:00:00.0000000Z "
     log = tmp_path / "gha.log"
     log.write_text("".join(f"{ts}{line}\n" for line in LINES), encoding="utf-8")
@@ -164,7 +163,7 @@ def test_both_engines_agree_on_lines_made_to_tell_the_forms_apart(tmp_path: Path
     bare.write_text("".join(f"{line}\n" for line in LINES), encoding="utf-8")
     fast, ref = engines(lib)
     assert compare(fast, ref, [log, bare]) == 2
-    hits = {(h.pattern.id, h.text) for h in ref.scanner.scan(ref_job(bare)).hits}
+    hits = {(h.pattern.id, h.text) for h in ref.scanner.scan(first_job(bare)).hits}
     # the cases are live: each pattern matches somewhere, and the traps do not
     ids = {"p.anchored", "p.tabbed", "p.behind", "p.caseless", "p.unicode", "p.wide"}
     assert {pid for pid, _ in hits} == ids
@@ -172,12 +171,6 @@ def test_both_engines_agree_on_lines_made_to_tell_the_forms_apart(tmp_path: Path
     assert ("p.caseless", "\u212aILLED PROCESS 78") in hits
     assert ("p.unicode", "✗ ünit failed") in hits
     assert ("p.behind", "x.rb:3: E501 line too long") not in hits
-
-
-def ref_job(path: Path):
-    from repopilot.logs.reader import open_logs
-
-    return open_logs(str(path))[0]
 
 
 ROUTES = """\
@@ -238,7 +231,7 @@ def test_every_example_of_the_library_at_many_offsets_is_found_by_both_engines(
     log.write_text("".join(f"{ts}{line}\n" for line in lines), encoding="utf-8")
     fast, ref = engines(None)
     assert compare(fast, ref, [log]) == 1
-    got = {(h.line, h.pattern.id) for h in fast.scanner.scan(ref_job(log)).hits}
+    got = {(h.line, h.pattern.id) for h in fast.scanner.scan(first_job(log)).hits}
     # live: most example lines in the kept range (ScanResult keeps the last MAX_HITS hits) are
     # hits of their own pattern (the rest sit in a `##[group]Run` echo an example opened, or
     # are outranked by a step rule: both engines agree on those too, as compared above)
