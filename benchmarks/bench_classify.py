@@ -33,7 +33,7 @@ sys.path.insert(0, str(HERE))
 
 from gen_log import generate  # noqa: E402
 
-from repopilot.engine.library import load_library  # noqa: E402
+from repopilot.engine.library.loader import load_library  # noqa: E402
 
 
 def to_ere(expr: str) -> str | None:

@@ -22,14 +22,14 @@ from repopilot.agent.outcome import AgentOutcome, Validator
 from repopilot.agent.prompt import render_goal
 from repopilot.agent.tools import Toolbox
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import load_library
-from repopilot.engine.origin import ELSEWHERE, OriginHook
+from repopilot.engine.library.loader import load_library
 from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow, build_window
 from repopilot.llm.base import LLM
 from repopilot.logs.reader import JobLog, LogLine, iter_lines, open_logs
+from repopilot.origin.decide import ELSEWHERE, OriginHook
 from repopilot.proposal.validate import validator_for
 from repopilot.records import CATEGORIES, ESCALATE_MODES, INFRA_CATEGORIES, EscalateMode, Verdict
-from repopilot.runrecords import OriginVerdict, TriageResult
+from repopilot.run_records import OriginVerdict, TriageResult
 from repopilot.safety.redact import clean_for_model
 from repopilot.trace import TraceWriter
 

@@ -4,7 +4,7 @@ Every stage takes and returns these; dicts only appear at the wire (JSON out, YA
 The closed sets of values and the two records `classify` builds (Evidence, Verdict) are here, as
 frozen dataclasses: importing pydantic costs more start-up time than the whole classification of
 a small log (issue 11). The records of a triage run that pydantic validates from JSON (proposals,
-rejections, origins, results, trace steps) live in repopilot/runrecords.py.
+rejections, origins, results, trace steps) live in repopilot/run_records.py.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ EscalateMode = Literal["auto", "fixable"]
 ESCALATE_MODES: tuple[str, ...] = get_args(EscalateMode)
 
 Origin = Literal["this_pr", "base_branch", "flaky", "infra", "undetermined"]
-"""Whether a failed job's failure is the PR's own (issue 14; decided in repopilot/engine/origin.py)."""
+"""Whether a failed job's failure is the PR's own (issue 14; decided in repopilot/origin/decide.py)."""
 ORIGINS: tuple[str, ...] = get_args(Origin)
 
 # Infra-like categories never escalate to the LLM and never get a diff (DESIGN.md Contract 4).

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from repopilot.errors import TraceError
 from repopilot.records import StepType
-from repopilot.runrecords import AgentStep, RunTrace
+from repopilot.run_records import AgentStep, RunTrace
 from repopilot.safety.redact import clean_for_model
 
 TRACE_DIR_ENV = "REPOPILOT_TRACE_DIR"

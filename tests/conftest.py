@@ -15,7 +15,7 @@ Fixtures here, for any test file:
 - `corpus`: the ../shared/corpus directory (skips when absent).
 - `corpus_classifier`: the real classifier for ../shared/corpus, each job classified once per
   session and remembered; `corpus_classify` is its `classify_path` (`Path -> list[Verdict]`, as
-  `repopilot.engine.evaluate` takes).
+  `repopilot.engine.measure.evaluate` takes).
 The tests that use `corpus_classifier` run on one xdist worker (group "corpus"), so the corpus is
 classified once; other corpus tests are spread like any test.
 """
@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import Pattern, load_library
+from repopilot.engine.library.loader import Pattern, load_library
 from repopilot.logs.reader import JobLog
 from repopilot.records import Verdict
 
@@ -137,5 +137,5 @@ def corpus_classifier(corpus: Path, classifier: Classifier) -> RememberingClassi
 
 @pytest.fixture(scope="session")
 def corpus_classify(corpus_classifier: RememberingClassifier) -> Callable[[Path], list[Verdict]]:
-    """The same, as the `Path -> list[Verdict]` callable `repopilot.engine.evaluate` takes."""
+    """The same, as the `Path -> list[Verdict]` callable `repopilot.engine.measure.evaluate` takes."""
     return corpus_classifier.classify_path

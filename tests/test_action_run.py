@@ -1,5 +1,5 @@
 """A failed `workflow_run` end to end: the entry point in-process through
-`repopilot.action.main(env)` (two tests start `python -m repopilot action` in a subprocess), real
+`repopilot.action.entry.main(env)` (two tests start `python -m repopilot action` in a subprocess), real
 PyGithub, the loopback GitHub. One comment, edited on re-runs, whatever faults the API throws in
 between."""
 

@@ -1,6 +1,6 @@
 """The Action as a new user copies it, end to end against the loopback GitHub (issue 13):
 no LLM key, a passing re-run, four identical matrix jobs, an apply, and the same-workflow mode.
-The entry point runs through `repopilot.action.main(env)` with real PyGithub; comments are
+The entry point runs through `repopilot.action.entry.main(env)` with real PyGithub; comments are
 parsed with markdown-it-py as GitHub renders them."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import json
 import pytest
 from markdown_it import MarkdownIt
 
+from repopilot.action.result_file import JobResult, RunResult
+from repopilot.action.result_file import save as save_result
 from repopilot.comment.marker import parse_marker
-from repopilot.github.result import JobResult, RunResult
-from repopilot.github.result import save as save_result
 from repopilot.records import Evidence, Verdict
-from repopilot.runrecords import Proposal, TriageResult
+from repopilot.run_records import Proposal, TriageResult
 from tests.adoption_logs import pytest_log, unknown_log
 from tests.loopback.github_action import BOT, FIX, REPO, STEPS, comment_event, run_action, run_event
 from tests.loopback.github_action import seed as seed_state

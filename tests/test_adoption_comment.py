@@ -11,14 +11,14 @@ import pytest
 from markdown_it import MarkdownIt
 
 from repopilot import pipeline
-from repopilot.action import explained
+from repopilot.action.entry import explained
 from repopilot.comment.marker import parse_marker
 from repopilot.comment.render import CommentContext, render
 from repopilot.comment.resolved import PassingRun, is_resolved, render_resolved
 from repopilot.comment.sections import JobReport
 from repopilot.comment.status import mark_status
 from repopilot.records import Evidence, Verdict
-from repopilot.runrecords import Proposal, TriageResult, Usage
+from repopilot.run_records import Proposal, TriageResult, Usage
 from tests.adoption_logs import gha, pytest_log, unknown_log
 
 pytestmark = pytest.mark.unit
@@ -247,11 +247,11 @@ def test_explaining_lines_for_jest_and_junit(tmp_path, classifier, command, out,
 
 
 def test_the_log_summary_never_starts_a_line_with_attacker_text():
-    from repopilot.github.llmstatus import LLMStatus
-    from repopilot.github.logsummary import run_summary
-    from repopilot.github.result import JobResult, RunResult
+    from repopilot.action.llm_status import LLMStatus
+    from repopilot.action.log_summary import run_summary
+    from repopilot.action.result_file import JobResult, RunResult
     from repopilot.records import Verdict
-    from repopilot.runrecords import TriageResult
+    from repopilot.run_records import TriageResult
 
     hostile = "::add-mask::x\n::error::pwned ghp_" + "A1b2C3d4" * 5
     verdict = Verdict(source="x", category="unknown", title="::stop-commands::t")

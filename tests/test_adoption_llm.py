@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from repopilot import action, pipeline
-from repopilot.github.llmstatus import llm_status
+from repopilot import pipeline
+from repopilot.action import entry
+from repopilot.action.llm_status import llm_status
 from repopilot.llm.openai import OpenAIChat
 from repopilot.llm.retry import RetryPolicy
 from repopilot.records import Verdict
-from repopilot.runrecords import TriageResult
+from repopilot.run_records import TriageResult
 from repopilot.trace import TraceWriter
 from tests.adoption_logs import unknown_log
 from tests.loopback.github_action import BOT, CLIENT_WAITS, parse_outputs, run_event, seed
@@ -65,9 +66,9 @@ def run(tmp: Path, gh, facts, llm) -> tuple[int, dict, str]:
 
     def triage(path: str, origin=None):
         how = pipeline.Escalation(llm)
-        return action.explained(path, pipeline.triage(path, tmp, how, classifier=classifier))
+        return entry.explained(path, pipeline.triage(path, tmp, how, classifier=classifier))
 
-    code = action.main(env, triage)
+    code = entry.main(env, triage)
     return code, parse_outputs(out.read_text()), summary.read_text()
 
 

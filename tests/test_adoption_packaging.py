@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from repopilot.github import runner
+from repopilot.action import runner
 
 pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ from repopilot.agent.schema import parse_arguments
 from repopilot.agent.tools import Toolbox
 from repopilot.llm.base import ChatResponse, ToolsUnsupported
 from repopilot.llm.scripted import ScriptedLLM
-from repopilot.runrecords import Rejection, Usage
+from repopilot.run_records import Rejection, Usage
 from repopilot.trace import TraceWriter
 from tests.test_agent_support import answer, call, make_repo, reply
 

@@ -101,7 +101,7 @@ def policy_validator(repo: Path):
     `.github/` paths and anything `git apply --check` refuses, else returns a Proposal."""
     import hashlib
 
-    from repopilot.runrecords import Proposal, Rejection
+    from repopilot.run_records import Proposal, Rejection
 
     def validate(diff: str):
         files = tuple(line[6:].strip() for line in diff.splitlines() if line.startswith("+++ b/"))

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import load_file, load_library
+from repopilot.engine.library.loader import load_file, load_library
 from repopilot.errors import PatternError
 from tests.engine_support import LOGS, PATTERNS, classify_json, cli
 
@@ -200,7 +200,7 @@ def test_redos_pattern_times_out_is_reported_and_run_goes_on(tmp_path):
         "    title: disk\n    examples: {match: ['No space left on device'], no_match: ['x']}\n"
     )
     log = tmp_path / "evil.log"
-    # past SET_MIN (engine/scan.py), so the set engine is built for it
+    # past SET_MIN (engine/match/scan.py), so the set engine is built for it
     log.write_text(("a" * 5000 + "b\n") * 80 + "x: No space left on device\n")
     args = [sys.executable, "-m", "repopilot", "classify", "--format", "json"]
     args += ["--patterns", str(lib), str(log)]

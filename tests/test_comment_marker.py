@@ -34,7 +34,7 @@ from repopilot.comment.render import CommentContext, render
 from repopilot.comment.sections import JobReport
 from repopilot.comment.status import mark_status
 from repopilot.records import Evidence, Verdict
-from repopilot.runrecords import Proposal, TriageResult
+from repopilot.run_records import Proposal, TriageResult
 
 pytestmark = pytest.mark.unit
 

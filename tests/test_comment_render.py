@@ -21,7 +21,7 @@ from repopilot.comment.marker import extract_diff, parse_marker, verify_marker
 from repopilot.comment.render import CommentContext, looks_like_pr_fault, render
 from repopilot.comment.sections import JobReport, withheld_reason
 from repopilot.records import Evidence, Verdict
-from repopilot.runrecords import Proposal, Rejection, TriageResult, Usage
+from repopilot.run_records import Proposal, Rejection, TriageResult, Usage
 
 pytestmark = pytest.mark.unit
 

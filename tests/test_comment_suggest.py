@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from repopilot.comment.suggest import PRFile, ReviewComment, suggestion_for
-from repopilot.runrecords import Proposal
+from repopilot.run_records import Proposal
 
 HEAD_FILE = "".join(f"line {n}\n" for n in range(1, 41))
 # The PR changed lines 10..22 of the head (RIGHT side 8..24 is inside its hunk).

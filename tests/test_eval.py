@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from repopilot.cli import main
-from repopilot.engine.evaluate import Outcome, Rate, Report, family, gha_cases
+from repopilot.engine.measure.evaluate import Outcome, Rate, Report, family, gha_cases
 
 pytestmark = pytest.mark.unit
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.engine.evaluate import evaluate_gha, evaluate_logchunks
+from repopilot.engine.measure.evaluate import evaluate_gha, evaluate_logchunks
 
 pytestmark = pytest.mark.corpus
 

@@ -3,7 +3,7 @@ real openai client against a loopback model that fails in every way a provider f
 the deterministic verdict is still posted (one comment), the trace records the failure, nothing is
 written to the repository and no secret of the log appears anywhere.
 
-The Action runs in-process through its `triage` seam (repopilot.action.main(env, triage)) so the
+The Action runs in-process through its `triage` seam (repopilot.action.entry.main(env, triage)) so the
 client's timeout and retry waits can be short; GitHub is the loopback server, as in production.
 Adapter-level behaviour (which faults are retried, how often) is tests/test_llm_openai.py's.
 """
@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from repopilot import action, pipeline
+from repopilot import pipeline
+from repopilot.action import entry
 from repopilot.comment.marker import parse_marker
 from repopilot.llm.retry import RetryPolicy
 from repopilot.proposal.validate import validator_for
@@ -105,7 +106,7 @@ def run_in_process(tmp: Path, gh, facts, llm_client, repo: Path):
         how = pipeline.Escalation(llm_client, validator=validator_for)
         return pipeline.triage(path, repo, how, classifier=classifier)
 
-    code = action.main(env, triage)
+    code = entry.main(env, triage)
     return code, parse_outputs(out.read_text()), summary.read_text()
 
 

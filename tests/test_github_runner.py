@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from repopilot.github import runner
+from repopilot.action import runner
 from repopilot.github.events import (
     EventError,
     is_own_run,

@@ -1,4 +1,4 @@
-"""The Hyperscan pass's self-check (engine/hsprobe.py, hsfind._missed) and its contract.
+"""The Hyperscan pass's self-check (engine/match/hyperscan_probe.py, hyperscan_pass._missed) and its contract.
 
 Vectorscan 5.4.12, which the `hyperscan` 0.9.1 wheel bundles, misses the matches of `q[0-9]+ab`
 and of `q[0-9]+ab` + a 16-byte literal compiled together where the repeat takes one digit: the
@@ -13,10 +13,10 @@ import re
 
 import pytest
 
-from repopilot.engine import hsfind, setmatch
-from repopilot.engine.hsprobe import probes
-from repopilot.engine.library import load_library
-from repopilot.engine.scan import _SIGNALS, GENERIC
+from repopilot.engine.library.loader import load_library
+from repopilot.engine.match import hyperscan_pass, set_engine
+from repopilot.engine.match.hyperscan_probe import probes
+from repopilot.engine.match.scan import _SIGNALS, GENERIC
 from tests.engine_support import LOGS
 
 hs = pytest.importorskip("hyperscan", reason="hyperscan is not installed: no Hyperscan pass")
@@ -58,7 +58,7 @@ def test_probes_skip_what_raw_forms_never_hold():
 
 def test_every_library_expression_has_a_probe():
     patterns = load_library()
-    spec = hsfind._spec(hs, patterns, setmatch.routes(patterns), _SIGNALS, GENERIC, set())
+    spec = hyperscan_pass._spec(hs, patterns, set_engine.routes(patterns), _SIGNALS, GENERIC, set())
     bare = [
         patterns[spec.owner[i]].id
         for i, expr in enumerate(spec.exprs[: spec.generic0])
@@ -69,14 +69,14 @@ def test_every_library_expression_has_a_probe():
 
 def test_the_check_routes_what_this_hyperscan_misses():
     exprs, flags = [SHORT + TAIL, LONG + TAIL], [hs.HS_FLAG_MULTILINE] * 2
-    spec = hsfind._Spec(exprs, flags, [0, 1], 2, 2)
-    db = hsfind._compile(hs, spec)
+    spec = hyperscan_pass._Spec(exprs, flags, [0, 1], 2, 2)
+    db = hyperscan_pass._compile(hs, spec)
     got: set[int] = set()
     db.scan(b"x" * 30 + b"aq4ab\n", match_event_handler=lambda i, *_: got.add(i))
     if 0 in got:
         pytest.skip(f"this Hyperscan ({db.info().decode()}) reports the match: no bug to catch")
     # a one-digit match of either is missed (`q0abbcdefghijklmnopq` is reported for neither)
-    assert hsfind._missed(hs, db, spec, [], {}) == {0, 1}
+    assert hyperscan_pass._missed(hs, db, spec, [], {}) == {0, 1}
 
 
 def _reference(spec, data: bytes) -> tuple[dict[int, set[int] | None], list[int]]:
@@ -104,7 +104,7 @@ def _reference(spec, data: bytes) -> tuple[dict[int, set[int] | None], list[int]
 
 def test_find_answers_as_each_expression_alone_would():
     patterns = load_library()
-    finder = hsfind.build(patterns, setmatch.routes(patterns), _SIGNALS, GENERIC)
+    finder = hyperscan_pass.build(patterns, set_engine.routes(patterns), _SIGNALS, GENERIC)
     assert finder is not None
     spec = finder._spec
     # fixture log lines, and every probe with a line number of one digit in front of it

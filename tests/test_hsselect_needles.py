@@ -1,5 +1,5 @@
 """Pass 1 selects a whitespace-led pattern by its needle, and symbols keep their own bytes
-(engine/hsselect.py, engine/re2form.py; issue 11)."""
+(engine/match/hyperscan_select.py, engine/match/re2_translate.py; issue 11)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import regex
 
-from repopilot.engine.hsselect import _leads_with_space, needle_selector
-from repopilot.engine.library import load_library
-from repopilot.engine.re2form import cased, translate
+from repopilot.engine.library.loader import load_library
+from repopilot.engine.match.hyperscan_select import _leads_with_space, needle_selector
+from repopilot.engine.match.re2_translate import cased, translate
 from tests.engine_support import first_job, write_library
 from tests.test_setmatch_equal import compare, engines
 from tests.test_setmatch_forms import hs_matches

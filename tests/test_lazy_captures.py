@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import load_library
-from repopilot.engine.scan import Scanner
+from repopilot.engine.library.loader import load_library
+from repopilot.engine.match.scan import Scanner
 from repopilot.logs.reader import open_logs
 from tests.engine_support import write_library
 
@@ -44,7 +44,7 @@ patterns:
     title: 'disk {what}'
     examples: {match: ['No space left on device'], no_match: ['x']}
 """
-PAD = "ok line\n" * 60000  # past SET_MIN (engine/scan.py): the set engine is built
+PAD = "ok line\n" * 60000  # past SET_MIN (engine/match/scan.py): the set engine is built
 
 
 def _library(tmp_path: Path) -> Path:

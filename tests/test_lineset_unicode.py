@@ -1,5 +1,5 @@
 """RE2's line forms also decide lines whose only non-ASCII characters are caseless symbols and
-punctuation (engine/lineset.py `decidable`; issue 11): GCC's `‘’` quotes, `✓ ✗ ●`, box drawing,
+punctuation (engine/match/re2_lines.py `decidable`; issue 11): GCC's `‘’` quotes, `✓ ✗ ●`, box drawing,
 emoji. Lines with other non-ASCII characters stay with `regex`."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import regex
 
-from repopilot.engine.lineset import _inert, decidable
+from repopilot.engine.match.re2_lines import _inert, decidable
 from tests.engine_support import first_job, write_library
 from tests.test_setmatch_equal import compare, engines
 
@@ -132,7 +132,7 @@ def test_line_forms_read_every_ascii_character_as_regex_does(expr: str) -> None:
     leaves out the separators \\x1c-\\x1f that Python's `re` takes)."""
     import re2
 
-    from repopilot.engine.re2form import translate
+    from repopilot.engine.match.re2_translate import translate
 
     form = translate(expr, False)
     assert form.exact

@@ -1,11 +1,11 @@
-"""The pure origin decision (repopilot/engine/origin.py): each rule, its order, and that missing facts
+"""The pure origin decision (repopilot/origin/decide.py): each rule, its order, and that missing facts
 never turn into blame."""
 
 from __future__ import annotations
 
 import pytest
 
-from repopilot.engine.origin import BaseJob, OriginFacts, decide
+from repopilot.origin.decide import BaseJob, OriginFacts, decide
 
 pytestmark = pytest.mark.unit
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.engine.origin import BaseJob, OriginFacts, decide
-from repopilot.engine.signature import signature_text
 from repopilot.llm.scripted import ScriptedLLM
+from repopilot.origin.decide import BaseJob, OriginFacts, decide
+from repopilot.origin.signature import signature_text
 from repopilot.pipeline import Escalation, triage
 from repopilot.records import Verdict
-from repopilot.runrecords import OriginVerdict
+from repopilot.run_records import OriginVerdict
 
 pytestmark = pytest.mark.unit
 

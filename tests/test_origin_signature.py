@@ -1,11 +1,11 @@
-"""The failure signature (engine/signature.py) on real-looking pairs of logs: the same failure on
+"""The failure signature (origin/signature.py) on real-looking pairs of logs: the same failure on
 another runner, day, port or temp dir is equal; a different failure in the same file is not."""
 
 from __future__ import annotations
 
 import pytest
 
-from repopilot.engine.signature import normalize, signature, signature_text
+from repopilot.origin.signature import normalize, signature, signature_text
 from repopilot.pipeline import load_classifier
 from repopilot.records import Evidence, Verdict
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import Pattern, check_examples, load_file
+from repopilot.engine.library.loader import Pattern, check_examples, load_file
 from repopilot.logs.textnorm import body, display
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.engine.library import load_file
+from repopilot.engine.library.loader import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "patterns"

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.evaluate import evaluate_logchunks
-from repopilot.engine.library import Pattern, check_examples, load_file
+from repopilot.engine.library.loader import Pattern, check_examples, load_file
+from repopilot.engine.measure.evaluate import evaluate_logchunks
 
 ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "patterns"

@@ -17,7 +17,13 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import SOURCE_RE, Pattern, PatternError, load_file, load_library
+from repopilot.engine.library.loader import (
+    SOURCE_RE,
+    Pattern,
+    PatternError,
+    load_file,
+    load_library,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "patterns"

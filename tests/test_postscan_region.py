@@ -1,4 +1,4 @@
-"""Lines read again after the scan (engine/region.py): the same lines, from any anchor, capped."""
+"""Lines read again after the scan (engine/verdict/region.py): the same lines, from any anchor, capped."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.jobend import last_nonblank
-from repopilot.engine.library import load_library
-from repopilot.engine.region import Region, read_raw
-from repopilot.engine.scan import ScanResult
-from repopilot.engine.scansplit import split_scan
+from repopilot.engine.library.loader import load_library
+from repopilot.engine.match.scan import ScanResult
+from repopilot.engine.match.split_file import split_scan
+from repopilot.engine.verdict.job_end import last_nonblank
+from repopilot.engine.verdict.region import Region, read_raw
 from repopilot.logs.reader import iter_chunks, open_logs
 from repopilot.logs.textnorm import MAX_LINE, display
 from repopilot.safety.masks import forget_masks, registered_masks

@@ -1,8 +1,8 @@
 """The cheaper forms of the line tests after the scan give the answers of the regexes they replace.
 
 Each reference below is the regex as it was searched before (one `search`, whole line); the engine
-now tries a literal, the lowered ASCII text or the line start first (engine/linescore.py,
-engine/passing.py, safety/redact.py)."""
+now tries a literal, the lowered ASCII text or the line start first (engine/verdict/line_score.py,
+engine/verdict/passing.py, safety/redact.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repopilot.engine import linescore, passing
-from repopilot.engine.assertions import reads_above
-from repopilot.engine.linescore import says_wrapper
+from repopilot.engine.verdict import line_score, passing
+from repopilot.engine.verdict.assertions import reads_above
+from repopilot.engine.verdict.line_score import says_wrapper
 from repopilot.logs.textnorm import annotation, body, display
 from repopilot.safety.redact import redact
 
@@ -142,12 +142,12 @@ def _passing_before(text: str) -> bool:
 
 def _check(text: str) -> None:
     assert says_wrapper(text) == bool(WRAPPER_BEFORE.search(text)), text
-    assert linescore._words(text) == (
+    assert line_score._words(text) == (
         bool(ERROR_WORD_BEFORE.search(text)),
         bool(NEGATED_BEFORE.search(text)),
     ), text
-    assert bool(linescore._LOCATION.search(text)) == bool(LOCATION_BEFORE.search(text)), text
-    assert linescore._exception(text) == bool(EXCEPTION_BEFORE.search(text)), text
+    assert bool(line_score._LOCATION.search(text)) == bool(LOCATION_BEFORE.search(text)), text
+    assert line_score._exception(text) == bool(EXCEPTION_BEFORE.search(text)), text
     assert passing.is_passing_test(text) == _passing_before(text), text
 
 
@@ -170,7 +170,7 @@ def test_shortcuts_on_known_lines():
         "",
     ]:
         _check(text)
-    assert linescore._words("\u212ailled")[0]
+    assert line_score._words("\u212ailled")[0]
 
 
 def test_reads_above_names_the_runners_that_look_above_the_test():

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import load_library
+from repopilot.engine.library.loader import load_library
 from repopilot.errors import LogError
 from repopilot.logs.reader import iter_lines, open_logs
 from repopilot.logs.textnorm import display

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from repopilot.proposal.apply import apply_to_files
 from repopilot.proposal.policy import Policy, check_path
 from repopilot.proposal.validate import validate, validator_for
-from repopilot.runrecords import Proposal, Rejection
+from repopilot.run_records import Proposal, Rejection
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import load_library
-from repopilot.engine.scansplit import eligible, split_scan
+from repopilot.engine.library.loader import load_library
+from repopilot.engine.match.split_file import eligible, split_scan
 from repopilot.logs.reader import open_logs
 from tests.engine_support import PATTERNS
 

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from repopilot.engine import cache, setmatch
-from repopilot.engine.library import load_library
+from repopilot.engine.library import cache
+from repopilot.engine.library.loader import load_library
+from repopilot.engine.match import set_engine
 from tests.engine_support import LOGS, PATTERNS, ROOT
 
 pytestmark = pytest.mark.integration  # runs the CLI as a subprocess
@@ -79,8 +80,8 @@ def test_the_sealing_key_lives_outside_the_cache_directory(tmp_path):
 def test_forged_routes_and_binary_entries_are_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("REPOPILOT_CACHE_DIR", str(tmp_path / "cache"))
     patterns = load_library(PATTERNS)
-    fresh = [setmatch.route(p) for p in patterns]
-    assert setmatch.routes(patterns) == fresh  # computed, then written sealed
+    fresh = [set_engine.route(p) for p in patterns]
+    assert set_engine.routes(patterns) == fresh  # computed, then written sealed
     (path,) = (tmp_path / "cache").glob("routes-*.json")
     blob = path.read_bytes()
     forged = json.loads(blob[32:])
@@ -88,7 +89,7 @@ def test_forged_routes_and_binary_entries_are_rebuilt(tmp_path, monkeypatch):
         for f in r["forms"] or ():
             f[1] = "zzzz-never-in-a-log"
     path.write_bytes(blob[:32] + json.dumps(forged).encode())
-    assert setmatch.routes(patterns) == fresh
+    assert set_engine.routes(patterns) == fresh
     assert cache.read_sealed(path.name) is not None  # rewritten, sealed again
     path.write_bytes(b"\0" * 40)
     assert cache.read_sealed(path.name) is None

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import load_library
-from repopilot.engine.scan import Scanner, ScanResult
+from repopilot.engine.library.loader import load_library
+from repopilot.engine.match.scan import Scanner, ScanResult
 from repopilot.errors import InputError
 from repopilot.logs.reader import open_logs
 from tests.engine_support import PATTERNS, ROOT

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import regex
 
-from repopilot.engine.re2form import translate
+from repopilot.engine.match.re2_translate import translate
 from repopilot.logs.textnorm import body, display
 from tests.engine_support import first_job, write_library
 from tests.test_setmatch_equal import compare, engines
@@ -215,7 +215,7 @@ def test_every_example_of_the_library_at_many_offsets_is_found_by_both_engines(
 ) -> None:
     """Each pattern's own match examples, repeated after filler lines of 0..5 characters, in
     one log (as GitHub writes it): the set engine finds exactly what the per-pattern path does."""
-    from repopilot.engine.library import load_library
+    from repopilot.engine.library.loader import load_library
 
     lines: list[str] = []
     want: dict[int, str] = {}
@@ -242,8 +242,8 @@ def test_every_example_of_the_library_at_many_offsets_is_found_by_both_engines(
 
 def test_a_log_with_quiet_and_busy_stretches_gives_the_reference_results(tmp_path: Path) -> None:
     """Quiet megabytes go to the per-pattern path, busy ones to the set engine, within one log
-    (engine/scan.py QUIET): the findings are the reference path's, and both paths were used."""
-    from repopilot.engine.scan import QUIET_PROBE, Scanner
+    (engine/match/scan.py QUIET): the findings are the reference path's, and both paths were used."""
+    from repopilot.engine.match.scan import QUIET_PROBE, Scanner
 
     ts = "2026-01-01T00:00:00.0000000Z "
     quiet = "".join(f"{ts}Compiling module_{i} (release) ok\n" for i in range(20000))

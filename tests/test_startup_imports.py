@@ -4,7 +4,7 @@ two things that made that cheap keeping every contract.
 - `classify` with the pattern cache warm imports neither pydantic nor yaml, nor any SDK
   (openai, ollama, PyGithub); the first run, which validates the YAML, does import them, so the
   check below is of the warm path and fails if an eager import comes back anywhere on it.
-- The library's frozen records equal what the pydantic schema validated (engine/libschema.py),
+- The library's frozen records equal what the pydantic schema validated (engine/library/schema.py),
   whether built from the YAML or from the sealed cache; the models and the records have the
   same fields.
 - Verdict/Evidence are frozen dataclasses now: Contract 1 JSON is as before (a float confidence
@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from repopilot.engine import cache, libschema
-from repopilot.engine.library import (
+from repopilot.engine.library import cache, schema
+from repopilot.engine.library.loader import (
     ContextSpec,
     Examples,
     MatchExample,
@@ -40,13 +40,13 @@ from repopilot.engine.library import (
     pattern_file,
 )
 from repopilot.records import Evidence, Verdict
-from repopilot.runrecords import TriageResult
+from repopilot.run_records import TriageResult
 
 ROOT = Path(__file__).resolve().parent.parent
 LOG = ROOT / "tests" / "fixtures" / "engine" / "logs" / "pytest-gha.log"
 # Top-level modules the classify path must not load: validation, YAML, the SDKs and their HTTP.
 HEAVY = ("pydantic", "pydantic_core", "yaml", "openai", "ollama", "github", "httpx", "requests")
-OURS = ("repopilot.runrecords", "repopilot.engine.libschema", "repopilot.pipeline")
+OURS = ("repopilot.run_records", "repopilot.engine.library.schema", "repopilot.pipeline")
 
 _PROBE = """
 import contextlib, io, json, sys
@@ -79,7 +79,7 @@ def test_classify_with_a_warm_cache_imports_no_pydantic_yaml_or_sdk(tmp_path, fm
     args = ("classify", "--format", fmt, str(LOG))
     cold = _modules(tmp_path / "cache", *args)
     # the first run validates the library: the probe sees those imports when they happen
-    assert {"yaml", "pydantic", "repopilot.engine.libschema"} <= cold
+    assert {"yaml", "pydantic", "repopilot.engine.library.schema"} <= cold
     warm = _modules(tmp_path / "cache", *args)
     assert _heavy(warm) == []
     assert "repopilot.engine.classify" in warm  # the probe did run the command
@@ -123,11 +123,11 @@ def _fields_of_record(record) -> dict[str, object]:
 @pytest.mark.parametrize(
     ("model", "record"),
     [
-        (libschema.PatternFile, PatternFile),
-        (libschema.PatternSpec, PatternSpec),
-        (libschema.ContextSpec, ContextSpec),
-        (libschema.Examples, Examples),
-        (libschema.MatchExample, MatchExample),
+        (schema.PatternFile, PatternFile),
+        (schema.PatternSpec, PatternSpec),
+        (schema.ContextSpec, ContextSpec),
+        (schema.Examples, Examples),
+        (schema.MatchExample, MatchExample),
     ],
 )
 def test_the_schema_and_the_loaded_records_have_the_same_fields(model, record):

@@ -1,14 +1,14 @@
-"""A failing test's message next to its line, per runner output format (engine/order.py,
-engine/assertions.py), and the wrapper detector. Output written from each runner's documented
+"""A failing test's message next to its line, per runner output format (engine/verdict/order.py,
+engine/verdict/assertions.py), and the wrapper detector. Output written from each runner's documented
 format."""
 
 from __future__ import annotations
 
 import pytest
 
-from repopilot.engine.assertions import assertion_for
-from repopilot.engine.fallback import Line
-from repopilot.engine.order import is_wrapper, specific_before
+from repopilot.engine.verdict.assertions import assertion_for
+from repopilot.engine.verdict.fallback import Line
+from repopilot.engine.verdict.order import is_wrapper, specific_before
 
 pytestmark = pytest.mark.unit
 

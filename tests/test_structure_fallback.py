@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.fallback import Line, best_block, guess, score
-from repopilot.engine.library import load_library
-from repopilot.engine.passing import is_passing_test
+from repopilot.engine.library.loader import load_library
+from repopilot.engine.verdict.fallback import Line, best_block, guess, score
+from repopilot.engine.verdict.passing import is_passing_test
 from tests.engine_support import PATTERNS
 
 pytestmark = pytest.mark.unit

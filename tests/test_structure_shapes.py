@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.library import load_library
+from repopilot.engine.library.loader import load_library
 from repopilot.records import Verdict
 
 pytestmark = pytest.mark.unit

@@ -21,7 +21,7 @@ from repopilot.agent.history import clip, compact
 from repopilot.agent.limits import Limits
 from repopilot.agent.outcome import LimitReached
 from repopilot.llm.base import ChatResponse, Message
-from repopilot.runrecords import Rejection, Usage
+from repopilot.run_records import Rejection, Usage
 
 Clock = Callable[[], float]
 """Seconds on a monotonic scale: `time.monotonic` in production, a test's own clock in tests."""

@@ -33,7 +33,7 @@ from repopilot.agent.steps import (
 )
 from repopilot.agent.tools import Tools
 from repopilot.llm.base import LLM, ChatResponse, LLMError, Message, ToolCall, ToolsUnsupported
-from repopilot.runrecords import Proposal, Rejection
+from repopilot.run_records import Proposal, Rejection
 from repopilot.safety.hygiene import fence
 from repopilot.safety.redact import clean_for_model
 from repopilot.trace import TraceWriter

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from repopilot.agent.answer import Answer
 from repopilot.records import AssignedCategory
-from repopilot.runrecords import Proposal, Rejection, Usage
+from repopilot.run_records import Proposal, Rejection, Usage
 
 Validator = Callable[[str], Proposal | Rejection]
 """Checks a diff (SECURITY.md §5, `git apply --check`); the pipeline binds the checkout."""

@@ -32,7 +32,7 @@ from repopilot.agent.tools import Tools
 from repopilot.llm.base import ChatResponse, LLMError, LLMErrorKind, ToolsUnsupported
 from repopilot.llm.scripted import ScriptedLLM
 from repopilot.records import REJECT_REASONS
-from repopilot.runrecords import AgentStep, Proposal, Rejection, RunTrace
+from repopilot.run_records import AgentStep, Proposal, Rejection, RunTrace
 from repopilot.trace import TraceWriter
 
 COMPARED = ("type", "model", "tool_name", "arguments", "result", "error")

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from repopilot.agent.outcome import AgentOutcome, StopReason
 from repopilot.llm.base import ChatResponse, TokenUsage, ToolCall
 from repopilot.records import AssignedCategory
-from repopilot.runrecords import Proposal, Rejection
+from repopilot.run_records import Proposal, Rejection
 
 
 class Payload(BaseModel):

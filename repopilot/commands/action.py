@@ -16,6 +16,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from repopilot.action import main
+    from repopilot.action.entry import main
 
     return main()

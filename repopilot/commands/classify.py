@@ -10,7 +10,7 @@ import sys
 from repopilot.commands.textout import category_line, use_colour
 from repopilot.engine.classify import Classifier
 from repopilot.engine.fanout import classify_many, processes
-from repopilot.engine.library import load_library
+from repopilot.engine.library.loader import load_library
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.records import Verdict
 

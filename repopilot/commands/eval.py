@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from repopilot.engine.evaluate import (
+from repopilot.engine.measure.evaluate import (
     Outcome,
     Rate,
     Report,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import regex
 
-from repopilot.engine.library import Pattern, check_examples, default_dir, load_file
+from repopilot.engine.library.loader import Pattern, check_examples, default_dir, load_file
 from repopilot.errors import PatternError, UsageError
 
 SLOW_MS = 5.0  # a regex over one 8 KiB line should take well under a millisecond
@@ -152,9 +152,9 @@ def lint(patterns: list[Pattern], slow_ms: float) -> list[Problem]:
 
 
 def engine_routes(patterns: list[Pattern]) -> tuple[list[Problem], str]:
-    """The set engine's view (engine/setmatch.py): a warning for each pattern without an RE2
+    """The set engine's view (engine/match/set_engine.py): a warning for each pattern without an RE2
     form (it stays on the slower per-pattern path), and the counts for the summary."""
-    from repopilot.engine.setmatch import summarize
+    from repopilot.engine.match.set_engine import summarize
 
     got = summarize(patterns)
     out = [

@@ -15,7 +15,7 @@ from typing import Any
 
 from repopilot.agent.steps import ModelReply, ToolOutput, read
 from repopilot.errors import LogError, TraceError, UsageError
-from repopilot.runrecords import AgentStep, RunTrace
+from repopilot.run_records import AgentStep, RunTrace
 from repopilot.trace import load, summary
 
 

@@ -13,13 +13,13 @@ from pathlib import Path
 
 from repopilot.agent.limits import Limits
 from repopilot.commands.textout import category_line, paint, use_colour
-from repopilot.engine.origin import OriginHook, base_log_hook
-from repopilot.engine.signature import signature_text
 from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.llm.factory import make_llm
+from repopilot.origin.decide import OriginHook, base_log_hook
+from repopilot.origin.signature import signature_text
 from repopilot.pipeline import Escalation, load_classifier, triage
 from repopilot.records import ESCALATE_MODES
-from repopilot.runrecords import TriageResult
+from repopilot.run_records import TriageResult
 from repopilot.trace import load as load_trace
 from repopilot.trace import summary as trace_summary
 

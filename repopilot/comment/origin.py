@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from repopilot.comment import markdown as md
-from repopilot.runrecords import OriginVerdict
+from repopilot.run_records import OriginVerdict
 
 LABELS: dict[str, str] = {
     "this_pr": "this pull request",

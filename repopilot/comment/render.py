@@ -24,7 +24,7 @@ from repopilot.comment.marker import Marker, MarkerProposal, dump_marker, encode
 from repopilot.comment.origin import origin_header
 from repopilot.comment.sections import CONTEXT_LINES, JobReport, JobView, build_view, kind_of
 from repopilot.comment.status import status_block
-from repopilot.runrecords import TriageResult, Usage
+from repopilot.run_records import TriageResult, Usage
 
 _CONTEXT_LEVELS = (CONTEXT_LINES, 6, 0)
 DIGEST_OPEN = "<!-- repopilot-digest -->"

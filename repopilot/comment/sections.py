@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from repopilot.comment import markdown as md
 from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
 from repopilot.records import INFRA_CATEGORIES, Category, DecidedBy, Evidence, Kind, Verdict
-from repopilot.runrecords import OriginVerdict, Proposal, TriageResult
+from repopilot.run_records import OriginVerdict, Proposal, TriageResult
 from repopilot.safety.deceptive import diff_deception
 from repopilot.safety.redact import clean_for_model, clean_lines
 

@@ -17,7 +17,7 @@ from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
 from repopilot.comment.markdown import fence_ticks
-from repopilot.runrecords import Proposal
+from repopilot.run_records import Proposal
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 

@@ -1,13 +1,13 @@
-"""The matching engine's verdict: one per job, from one streaming scan (repopilot/engine/scan.py).
+"""The matching engine's verdict: one per job, from one streaming scan (repopilot/engine/match/scan.py).
 
 Order of decisions:
-1. Structure (engine/structure.py): did the job fail, which step, where did it end.
+1. Structure (engine/verdict/structure.py): did the job fail, which step, where did it end.
 2. Patterns score the hits inside that region first: non-wrapper over wrapper, then priority,
    specificity and closeness to where the failure was reported. The runner's exit line and
    passing-test lines are never evidence.
-3. Evidence order (engine/order.py): the specific error over its wrapper, a failing test's
+3. Evidence order (engine/verdict/order.py): the specific error over its wrapper, a failing test's
    assertion message first with the test's line second.
-4. No pattern: the fallback (engine/fallback.py) points at the last block of error-looking lines
+4. No pattern: the fallback (engine/verdict/fallback.py) points at the last block of error-looking lines
    before the failing step ended, with a keyword-family category guess at low confidence.
 """
 
@@ -20,16 +20,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from repopilot.engine.assertions import assertion_for, reads_above
-from repopilot.engine.fallback import LOOKBACK, guess
-from repopilot.engine.library import Pattern, load_library
-from repopilot.engine.linescore import Line
-from repopilot.engine.order import is_wrapper, specific_before
-from repopilot.engine.passing import is_passing_test
-from repopilot.engine.region import Region
-from repopilot.engine.scan import Hit, Scanner, ScanResult
-from repopilot.engine.scansplit import eligible, split_scan
-from repopilot.engine.structure import RUNNER_EXIT, Structure, analyze
+from repopilot.engine.library.loader import Pattern, load_library
+from repopilot.engine.match.scan import Hit, Scanner, ScanResult
+from repopilot.engine.match.split_file import eligible, split_scan
+from repopilot.engine.verdict.assertions import assertion_for, reads_above
+from repopilot.engine.verdict.fallback import LOOKBACK, guess
+from repopilot.engine.verdict.line_score import Line
+from repopilot.engine.verdict.order import is_wrapper, specific_before
+from repopilot.engine.verdict.passing import is_passing_test
+from repopilot.engine.verdict.region import Region
+from repopilot.engine.verdict.structure import RUNNER_EXIT, Structure, analyze
 from repopilot.logs.reader import JobLog, open_logs
 from repopilot.logs.textnorm import annotation
 from repopilot.records import Evidence, Verdict
@@ -173,7 +173,7 @@ def _pattern_verdict(
 def _lead(
     region: Region, p: Pattern, first: Hit, best: list[Hit], st: Structure
 ) -> tuple[Line | None, bool]:
-    """A line to put before the pattern's first hit (engine/order.py), and whether it is a
+    """A line to put before the pattern's first hit (engine/verdict/order.py), and whether it is a
     test's assertion message."""
     if _wrapper(p, best):
         hit_lines = {h.line for h in region.res.hits}

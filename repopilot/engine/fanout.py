@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from repopilot.engine import forkpipe
+from repopilot.engine.match import fork_pipe
 from repopilot.errors import LogError
 from repopilot.records import Verdict
 from repopilot.safety.masks import forget_masks, registered_masks, remember_values
@@ -76,14 +76,14 @@ def classify_many(
     queue = _Queue(paths)
     children = []
     for _ in range(1, jobs):  # workers: logs from the queue, then their results
-        child = forkpipe.start(lambda: pickle.dumps(_share(classify, paths, queue)))
+        child = fork_pipe.start(lambda: pickle.dumps(_share(classify, paths, queue)))
         if child is None:
             break
         children.append(child)
     done: dict[int, _Done] = {d.index: d for d in _share(classify, paths, queue)}
     queue.close()
     for child in children:
-        blob, _ = forkpipe.finish(child)
+        blob, _ = fork_pipe.finish(child)
         try:
             done.update((d.index, d) for d in pickle.loads(blob))
         except Exception:  # noqa: BLE001  (a worker that died: its logs are done here)

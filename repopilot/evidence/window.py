@@ -31,7 +31,7 @@ from typing import Any
 from repopilot.evidence.signals import EXIT, NOISE, S_CONTEXT, anchor_scores, collapsible
 from repopilot.logs.textnorm import body
 from repopilot.records import Category, Verdict
-from repopilot.runrecords import Record
+from repopilot.run_records import Record
 from repopilot.safety.redact import clean_for_model
 
 # The tuning constants stay importable from here, beside the docstring that explains them.

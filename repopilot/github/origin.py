@@ -1,4 +1,4 @@
-"""The GitHub side of "is it my PR?" (issue 14): gather the facts `repopilot.engine.origin` decides on.
+"""The GitHub side of "is it my PR?" (issue 14): gather the facts `repopilot.origin.decide` decides on.
 
 For one failed run, within a budget of extra API requests (default 30, `origin-budget` /
 REPOPILOT_ORIGIN_BUDGET), shared by all its failed jobs and cached between them:
@@ -24,18 +24,18 @@ import requests
 from github import GithubException
 from github.Repository import Repository
 
-from repopilot.engine.origin import (
+from repopilot.github.events import RunEvent
+from repopilot.github.origin_setup import OriginSetup, Triage
+from repopilot.github.runs import FailedJob, LogUnavailable, fetch_job_log
+from repopilot.origin.decide import (
     FAILED,
     INFRA_ORIGIN_CATEGORIES,
     BaseJob,
     OriginFacts,
     decide,
 )
-from repopilot.github.events import RunEvent
-from repopilot.github.originsetup import OriginSetup, Triage
-from repopilot.github.runs import FailedJob, LogUnavailable, fetch_job_log
 from repopilot.records import Verdict
-from repopilot.runrecords import OriginVerdict, TriageResult
+from repopilot.run_records import OriginVerdict, TriageResult
 
 BASE_RUNS = 5  # base-branch runs looked at, newest first
 MAX_ATTEMPTS = 3  # earlier attempts of this run looked at

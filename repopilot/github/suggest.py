@@ -16,7 +16,7 @@ from github.Repository import Repository
 from repopilot.comment.suggest import PRFile, ReviewComment, suggestion_for
 from repopilot.github.client import guarded_write
 from repopilot.github.prs import PullRef
-from repopilot.runrecords import Proposal
+from repopilot.run_records import Proposal
 
 TAG = "<!-- repopilot-suggestions:"
 

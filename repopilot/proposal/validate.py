@@ -16,7 +16,7 @@ from pathlib import Path
 
 from repopilot.proposal.diffread import Refused
 from repopilot.proposal.policy import DEFAULT_POLICY, Policy, check
-from repopilot.runrecords import Proposal, Rejection
+from repopilot.run_records import Proposal, Rejection
 
 
 def validate(

@@ -12,7 +12,7 @@ import pytest
 
 from repopilot.comment.sections import withheld_reason
 from repopilot.proposal.validate import validate
-from repopilot.runrecords import Proposal
+from repopilot.run_records import Proposal
 from repopilot.safety.deceptive import INVISIBLE, diff_deception
 from repopilot.safety.hygiene import sanitize
 from tests.adversarial.corpus import SECRETS

@@ -15,7 +15,7 @@ from repopilot.comment import markdown as md
 from repopilot.comment.marker import Marker, MarkerProposal, dump_marker, encode_diff
 from repopilot.comment.status import status_block
 from repopilot.proposal.validate import validate
-from repopilot.runrecords import Proposal
+from repopilot.run_records import Proposal
 from tests.loopback.github_action import BOT, HEAD_FILES, REPO, comment_event, run_action, seed
 from tests.loopback.github_server import GitHubServer, State
 

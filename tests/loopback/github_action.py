@@ -4,7 +4,7 @@
 webhook payloads from the fixture shapes; `run_action` runs the entry point with INPUT_* variables,
 GITHUB_EVENT_PATH, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, and reads them back.
 
-By default the entry point runs in this process through `repopilot.action.main(env)`, with the same
+By default the entry point runs in this process through `repopilot.action.entry.main(env)`, with the same
 environment, working directory, exit status and captured output (file descriptors 1 and 2 as well
 as sys.stdout/sys.stderr, so git's output and warnings are seen as in a subprocess; a crash becomes
 exit status 1 with its traceback on stderr). `process=True` starts `python -m repopilot action` in a
@@ -255,11 +255,11 @@ def run_action(
 
 
 def _in_process(env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
-    """`repopilot.action.main(env)` as the subprocess would run it: this environment and working
+    """`repopilot.action.entry.main(env)` as the subprocess would run it: this environment and working
     directory (code that reads os.environ or "." sees what the runner gives it), no process-wide
     state from earlier runs (the ::add-mask:: registry), both output streams captured down to the
     file descriptors, a crash turned into status 1 and a traceback."""
-    from repopilot import action
+    from repopilot.action import entry
     from repopilot.errors import InputError
     from repopilot.safety.masks import forget_masks
 
@@ -276,7 +276,7 @@ def _in_process(env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
             handler.setLevel(logging.WARNING)
             logging.getLogger().addHandler(handler)
             try:
-                code = action.main(env)
+                code = entry.main(env)
             except InputError as exc:  # as repopilot.cli.main reports it
                 print(f"repopilot: {exc}", file=sys.stderr)
                 code = 2

@@ -1,0 +1,298 @@
+"""The Action entry point (`python -m repopilot action`, DESIGN.md Contract 3).
+
+`workflow_run` (failed): failed jobs -> their logs -> triage -> ONE upserted PR comment; with
+`mode: analyze` / `mode: post` the two halves run in separate jobs joined by `result-file`.
+`workflow_run` (success): the existing comment, if any, is edited to say the failure is resolved.
+`push` / `pull_request` (the same-workflow mode: a job of the user's CI with `needs:` and
+`if: failure()`): the current run (GITHUB_RUN_ID) is triaged the same way.
+A missing or failing LLM never fails the action: the pattern verdicts are posted, with one line
+in the comment and a `::warning::` saying why (action/llm_status.py).
+`issue_comment` (created): `/repopilot apply|reject <id>` -> checks -> one commit, or a reply.
+Only failures of the action itself (configuration, API unreachable after retries) exit non-zero,
+through `runner.fail`; everything else, refusals included, exits 0 and is recorded in the trace.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from repopilot.action import runner
+from repopilot.action.flows import analyze, post, read_only_token
+from repopilot.action.handlers import Outcome, client_for, on_issue_comment, resolve_comment
+from repopilot.action.llm_status import llm_status
+from repopilot.action.log_summary import run_summary
+from repopilot.action.render import comment_renderer
+from repopilot.action.result_file import ResultFileError, RunResult
+from repopilot.action.result_file import load as load_result
+from repopilot.action.result_file import save as save_result
+from repopilot.comment import markdown as md
+from repopilot.comment.origin import origin_cell
+from repopilot.errors import PatternError
+from repopilot.github.client import describe_api_error
+from repopilot.github.events import (
+    CI_EVENTS,
+    FAILED_CONCLUSIONS,
+    EventError,
+    RunEvent,
+    ci_run_event,
+    is_own_run,
+    parse_comment_event,
+    parse_run_event,
+    read_event,
+)
+from repopilot.github.origin_setup import HookedTriage, OriginSetup, OriginTriage
+from repopilot.origin.decide import OriginHook
+from repopilot.records import Verdict
+from repopilot.run_records import TriageResult
+from repopilot.safety.redact import clean_for_model
+from repopilot.trace import TraceWriter
+
+Triage = Callable[[str], list[TriageResult]]
+"""The seam to the core: a log file path -> one TriageResult per job in it."""
+
+
+def pipeline_triage(inp: runner.Inputs) -> tuple[HookedTriage, str | None]:
+    """The core pipeline: patterns first, the LLM (if configured) only where allowed; and why
+    the LLM cannot be used (no key, no SDK), or None. That never fails the run: the patterns'
+    verdicts are posted without it."""
+    from repopilot import pipeline
+    from repopilot.llm.factory import make_llm
+
+    skipped = None
+    try:
+        llm = make_llm(inp.llm, inp.model or None)
+    except (ValueError, ImportError) as exc:
+        llm, skipped = None, (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    classifier = pipeline.load_classifier(inp.patterns)
+    repo = Path(inp.repo_path or ".")
+    how = pipeline.Escalation(llm, mode=inp.escalate)
+
+    def triage(path: str, origin: OriginHook | None = None) -> list[TriageResult]:
+        # Only logs of jobs the API reports failed get here (flows.analyze): never `no_failure`.
+        results = pipeline.triage(
+            path, repo, how, classifier=classifier, origin=origin, assume_failed=True
+        )
+        return explained(path, results)
+
+    return triage, skipped
+
+
+def explained(path: str, results: list[TriageResult]) -> list[TriageResult]:
+    """Each verdict's context replaced by the lines that explain it (evidence/explain.py): the
+    comment's context block. The log is read again only around the failing step."""
+    from repopilot import pipeline
+    from repopilot.evidence.explain import explaining_lines
+    from repopilot.logs.reader import open_logs
+
+    try:
+        jobs = open_logs(path)
+    except Exception:  # the triage above read it; a second failure only costs the context
+        return results
+    out = []
+    for job, result in zip(jobs, results, strict=False):
+        cj = pipeline.ClassifiedJob(job, result.verdict)
+        lines = explaining_lines(pipeline.window_lines(cj), result.verdict)
+        verdict = result.verdict.model_copy(update={"context": lines or result.verdict.context})
+        out.append(result.model_copy(update={"verdict": verdict}))
+    return out + results[len(out) :]
+
+
+def origin_setup(
+    inp: runner.Inputs, env: Mapping[str, str], with_hook: OriginTriage | None
+) -> OriginSetup | None:
+    """How failed jobs get their origin (issue 14); None when `origin-budget` is 0 (off).
+    `with_hook`: the pipeline taking the origin hook (None: decided after a triage passed in)."""
+    from repopilot import pipeline
+    from repopilot.origin.signature import signature_text
+
+    try:
+        budget = runner.budget_from(env)
+    except ValueError as exc:
+        raise runner.ConfigError(str(exc)) from exc
+    if budget == 0:
+        return None
+    classifier = pipeline.load_classifier(inp.patterns)
+
+    def classify(path: str) -> list[Verdict]:
+        return [cj.verdict for cj in pipeline.classified_jobs(path, classifier)]
+
+    return OriginSetup(classify, signature_text, budget, with_hook)
+
+
+def main(env: Mapping[str, str] | None = None, triage: Triage | None = None) -> int:
+    """Run once for the event in the environment; the exit status for the runner."""
+    env = os.environ if env is None else env
+    trace = TraceWriter(goal=f"action {env.get('GITHUB_EVENT_NAME', '')}", run_id=_trace_id(env))
+    try:
+        inp = runner.read_inputs(env)
+        data = read_event(inp.event_path)
+        if inp.event_name == "workflow_run":
+            result = on_workflow_run(inp, env, parse_run_event(data), triage)
+        elif inp.event_name == "issue_comment":
+            result = on_issue_comment(inp, parse_comment_event(data))
+        elif inp.event_name in CI_EVENTS:
+            result = on_ci_run(inp, env, data, triage)
+        else:
+            result = Outcome(
+                "ignored", f"RepoPilot has nothing to do on `{inp.event_name}` events."
+            )
+    except (runner.ConfigError, EventError, PatternError, ResultFileError) as exc:
+        return _failed(env, trace, str(exc))
+    except Exception as exc:
+        message = describe_api_error(exc)
+        if message is None:
+            raise
+        return _failed(env, trace, message)
+    trace.add(
+        "decision", tool_name=inp.event_name, result={"outcome": result.outcome, **result.details}
+    )
+    trace.finish(result.outcome)
+    runner.write_outputs(env, result.outputs)
+    runner.write_summary(env, result.summary)
+    return 0
+
+
+def _failed(env: Mapping[str, str], trace: TraceWriter, message: str) -> int:
+    trace.add("error", error=message)
+    trace.finish("error")
+    return runner.fail(env, message)
+
+
+def _trace_id(env: Mapping[str, str]) -> str | None:
+    run = env.get("GITHUB_RUN_ID")
+    return f"action-{run}-{env.get('GITHUB_RUN_ATTEMPT', '1')}" if run else None
+
+
+def on_workflow_run(
+    inp: runner.Inputs, env: Mapping[str, str], event: RunEvent, triage: Triage | None
+) -> Outcome:
+    run = event.workflow_run
+    if run.conclusion == "success" and inp.mode != "analyze":
+        gh, bot = client_for(inp)
+        if is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
+            return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own.")
+        return resolve_comment(
+            inp, gh.get_repo(event.repository.full_name or inp.repository), event, bot
+        )
+    if run.conclusion not in FAILED_CONCLUSIONS:
+        return Outcome(
+            "ignored", f"RepoPilot: run {run.id} concluded `{run.conclusion}`; nothing to do."
+        )
+    gh, bot = client_for(inp)
+    if is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
+        return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own; not triaged.")
+    return triage_and_post(inp, env, event, triage, gh, bot)
+
+
+def on_ci_run(
+    inp: runner.Inputs, env: Mapping[str, str], data: dict, triage: Triage | None
+) -> Outcome:
+    """The same-workflow mode: triage the run this job belongs to; no failed job (a job with
+    `if: always()`) means the run is passing, and an existing comment is marked resolved."""
+    event = ci_run_event(inp.event_name, data, env, inp.server_url)
+    gh, bot = client_for(inp)
+    if is_own_run(event, None, bot):
+        return Outcome("ignored", f"RepoPilot: run {event.workflow_run.id} is RepoPilot's own.")
+    return triage_and_post(inp, env, event, triage, gh, bot, same_run=True)
+
+
+def _analyze(inp, env, repo, event: RunEvent, triage: Triage | None) -> RunResult:
+    skipped = None
+    if triage is None:
+        own, skipped = pipeline_triage(inp)
+        found = analyze(repo, event, own, origin_setup(inp, env, own))
+    else:
+        found = analyze(repo, event, triage, origin_setup(inp, env, None))
+    status = llm_status(inp.llm, skipped, found.results)
+    if status.skipped:
+        runner.warning(
+            f"RepoPilot: the LLM was skipped: {status.skipped}. "
+            "The pattern verdicts are posted without it."
+        )
+    return found.model_copy(update={"llm": status})
+
+
+def triage_and_post(
+    inp: runner.Inputs,
+    env: Mapping[str, str],
+    event: RunEvent,
+    triage: Triage | None,
+    gh,
+    bot: str,
+    same_run: bool = False,
+) -> Outcome:
+    run = event.workflow_run
+    full_name = event.repository.full_name or inp.repository
+    repo = gh.get_repo(full_name)
+    if inp.mode == "post":
+        found = load_result(inp.result_file, full_name, run.id)
+    else:
+        found = _analyze(inp, env, repo, event, triage)
+    outputs, details = _outputs(found), {"run_id": run.id, "jobs": [j.id for j in found.jobs]}
+    details["job_traces"] = [j.result.trace for j in found.jobs]
+    details["origins"] = [
+        j.result.origin.model_dump() if j.result.origin else None for j in found.jobs
+    ]
+    details["llm"] = found.llm.model_dump()
+    if not found.jobs:
+        if same_run and inp.mode != "analyze":
+            return resolve_comment(inp, repo, event, bot)
+        return Outcome("ignored", f"RepoPilot: run {run.id} has no failed jobs.", outputs, details)
+    if inp.mode == "analyze":
+        save_result(inp.result_file, found)
+        print(run_summary(found, f"posted by the post job (result in {inp.result_file})"))
+        return Outcome("analyzed", _job_table(found), outputs, details)
+    render = comment_renderer(found, inp.server_url, inp.signing_key)
+    proposals = [j.result.proposal for j in found.jobs if j.result.proposal]
+    try:
+        posted = post(repo, event, render, bot, inp.dry_run, proposals, inp.max_wait)
+    except Exception as exc:
+        if not (same_run and read_only_token(exc)):
+            raise
+        # A fork's `pull_request` run gets a read-only token: say so, keep the verdicts visible.
+        runner.warning(
+            "RepoPilot cannot comment with this run's token (a pull request from a fork gets a "
+            "read-only one); the comment is in the job summary. The workflow_run example "
+            "(examples/workflows/repopilot.yml) comments on fork pull requests."
+        )
+        print(run_summary(found, "not posted (read-only token); see the job summary"))
+        body = render(None, None)
+        return Outcome("summarized", f"RepoPilot could not post:\n\n{body}", outputs, details)
+    details["pr"] = posted.pr.number if posted.pr else None
+    if posted.comment is None or posted.pr is None:
+        why = "dry run" if inp.dry_run else "no pull request for this run"
+        print(run_summary(found, f"not posted ({why}); see the job summary"))
+        summary = f"RepoPilot ({why}): the comment below was not posted.\n\n{posted.body}"
+        return Outcome("summarized", summary, outputs, details)
+    outputs["comment-url"] = posted.comment.html_url
+    details["comment_id"] = posted.comment.id
+    details["suggested"] = posted.suggested
+    print(run_summary(found, posted.comment.html_url))
+    summary = f"RepoPilot updated its comment on #{posted.pr.number}: {posted.comment.html_url}"
+    return Outcome("commented", f"{summary}\n\n{_job_table(found)}", outputs, details)
+
+
+def _outputs(found: RunResult) -> dict[str, str]:
+    """Outputs describe the first failed job in the run's job order."""
+    first = found.jobs[0].result if found.jobs else None
+    return {
+        "category": first.verdict.category if first else "",
+        "decided-by": first.verdict.decided_by if first else "",
+        "comment-url": "",
+        "proposal-id": first.proposal.id if first and first.proposal else "",
+        "origin": first.origin.origin if first and first.origin else "",
+    }
+
+
+def _job_table(found: RunResult) -> str:
+    rows = ["| Job | Category | Decided by | Origin | Title |", "|---|---|---|---|---|"]
+    for job in found.jobs:
+        v, origin = job.result.verdict, origin_cell(job.result.origin)
+        # job names and titles are attacker text (a fork's workflow names its jobs): cleaned,
+        # redacted and made inert like log lines (SECURITY.md §19)
+        title = md.cell(clean_for_model(v.title).text, 200)
+        name = md.cell(clean_for_model(job.name).text, 120)
+        rows.append(f"| {name} | `{v.category}` | {v.decided_by} | {origin} | {title} |")
+    return "\n".join(rows)

@@ -1,0 +1,1 @@
+"""Measuring the engine against labelled corpora (`repopilot eval`)."""

@@ -1,0 +1,167 @@
+"""What to point at when no pattern decides: the last block of error-looking lines before the
+failing command ended, scored by generic signals only (no tool, no project; engine/verdict/line_score.py),
+a script's own `##[error]` message first. The category is a guess from keyword families (disk,
+permission, network, timeout, not-found) and says so with a low confidence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from repopilot.engine.verdict.line_score import Line, score
+from repopilot.logs.textnorm import body
+from repopilot.records import AssignedCategory, Category
+
+LOOKBACK = 400  # lines before the end of the failing step that the fallback reads
+MIN_SCORE = 3
+
+_FAMILIES: tuple[tuple[AssignedCategory, re.Pattern[str]], ...] = (
+    (
+        "oom_disk",
+        re.compile(
+            r"(?i)no space left on device|ENOSPC|out of memory|\bOOM\b|"
+            r"MemoryError|heap space|disk quota|Killed\b"
+        ),
+    ),
+    (
+        "permission_secret",
+        re.compile(
+            r"(?i)permission denied|EACCES|EPERM|\b403\b|\b401\b|"
+            r"forbidden|unauthori[sz]ed|authentication (?:failed|required)|"
+            r"bad credentials|access denied|not authorized"
+        ),
+    ),
+    (
+        "network",
+        re.compile(
+            r"(?i)connection (?:refused|reset|timed out|closed)|could not resolve|"
+            r"name or service not known|temporary failure in name resolution|"
+            r"network is unreachable|ECONNRESET|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN|"
+            r"ENOTFOUND|TLS handshake|\b50[234]\b|rate limit"
+        ),
+    ),
+    ("timeout_cancelled", re.compile(r"(?i)timed out|timeout|deadline exceeded|was cancel+ed")),
+    (
+        "config_error",
+        re.compile(
+            r"(?i)command not found|no such file or directory|ENOENT|"
+            r"not found|does not exist|cannot find|is not recognized"
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """The fallback's pick: evidence lines (best first) and a category guess, or `unknown`."""
+
+    lines: tuple[Line, ...]
+    category: Category
+    confidence: float
+
+
+HEADER_MAX = 300  # lines of a step's script echo; past this, a missing ##[endgroup] is assumed
+
+
+def without_echo(lines: list[Line]) -> list[Line]:
+    """Drop the runner's echo of a step's script (`##[group]Run ...` to `##[endgroup]`): it
+    says what will run, not what failed."""
+    out: list[Line] = []
+    until = 0
+    for ln in lines:
+        if ln.text.startswith("##[group]Run "):
+            until = ln.number + HEADER_MAX
+            continue
+        if ln.text.startswith("##[endgroup]"):
+            until = 0
+            continue
+        if ln.number > until:
+            out.append(ln)
+    return out
+
+
+def best_block(lines: list[Line], end: int) -> list[tuple[float, Line]]:
+    """The last block of error-looking lines (gaps of up to 3 quiet lines), scored."""
+    span = max(1, len(lines))
+    scored = [(score(ln, end, span), ln) for ln in lines]
+    blocks: list[list[tuple[float, Line]]] = []
+    quiet = 99
+    for sc, ln in scored:
+        if sc > 0:
+            if quiet > 3 or not blocks:
+                blocks.append([])
+            blocks[-1].append((sc, ln))
+            quiet = 0
+        else:
+            quiet += 1
+    strong = [b for b in blocks if max(sc for sc, _ in b) >= MIN_SCORE]
+    return strong[-1] if strong else (blocks[-1] if blocks else [])
+
+
+# What the failing command was for, from its tools' names (step `Run <cmd>`, gh's step column,
+# Travis's `$ cmd`): a last, weaker guess when the lines name no family.
+_STEP_FAMILIES: tuple[tuple[AssignedCategory, re.Pattern[str]], ...] = (
+    ("type_check", re.compile(r"(?i)\b(?:mypy|pyright|tsc|vue-tsc|type-?check|typecheck)\b")),
+    (
+        "lint_format",
+        re.compile(
+            r"(?i)\b(?:lint|linters?|eslint|ruff|flake8|pylint|black|isort|prettier|rubocop|"
+            r"clippy|gofmt|golangci-lint|stylelint|checkstyle|spotless|ktlint|shellcheck|"
+            r"pre-commit|format|fmt)\b"
+        ),
+    ),
+    (
+        "test_failure",
+        re.compile(
+            r"(?i)\b(?:tests?|pytest|jest|vitest|mocha|rspec|phpunit|ctest|tox|nox|e2e|spec)\b"
+        ),
+    ),
+    ("docker_build", re.compile(r"(?i)docker (?:build|buildx)|build-push-action|buildah")),
+    (
+        "dependency_resolution",
+        re.compile(
+            r"(?i)\b(?:npm (?:ci|install)|yarn install|pnpm install|pip install|poetry install|"
+            r"uv sync|bundle install|composer install|go mod download|dotnet restore)\b"
+        ),
+    ),
+    (
+        "compile_error",
+        re.compile(r"(?i)\b(?:build|compile|make|cmake|msbuild|javac|assemble)\b"),
+    ),
+)
+
+
+def guess(
+    lines: list[Line],
+    end: int,
+    script_errors: tuple[tuple[int, str], ...] = (),
+    step: str | None = None,
+) -> Guess:
+    """Evidence for an unknown failure: a script's own `##[error]` message first when the failing
+    step printed one, else the strongest line of the last error block (its first on ties). The
+    category: a keyword family of those lines, else the failing step's tool, else `unknown`."""
+    picked: list[Line] = []
+    lines = without_echo(lines)
+    if script_errors:
+        picked = [Line(n, t, False) for n, t in script_errors[:3]]
+    else:
+        block = best_block(lines, end)
+        top = max((sc for sc, _ in block), default=0.0)
+        firsts = [ln for sc, ln in block if sc >= top - 0.5]
+        rest = sorted((x for x in block if x[1] not in firsts[:1]), key=lambda x: -x[0])
+        picked = firsts[:1] + [ln for _, ln in rest[:2]]
+    category: Category = "unknown"
+    confidence = 0.2
+    if picked:
+        text = " ".join(body(ln.text) for ln in picked)
+        for cat, rx in _FAMILIES:
+            if rx.search(text):
+                category, confidence = cat, 0.35
+                break
+    if category == "unknown" and step:
+        for cat, rx in _STEP_FAMILIES:
+            if rx.search(step):
+                category, confidence = cat, 0.25
+                break
+    return Guess(tuple(picked), category, confidence)

@@ -1,0 +1,144 @@
+"""How error-like one display line looks, by generic signals only (the fallback's score).
+
+Signals: error words, exception names, `file:line[:col]` locations, ANSI red, `Error:`/`error:`/
+`fatal:` prefixes, a runner `##[error]` annotation, and closeness to the end of the step.
+Penalties: warnings, command echoes, the runner's exit line, wrapper lines that only say a command
+failed. Each regex is tried the cheapest way that gives the same answer (a literal the text must
+hold first, the lowered text for ASCII, the line start for anchored forms): the fallback scores
+hundreds of lines per verdict.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from repopilot.engine.verdict.passing import is_passing_test
+from repopilot.engine.verdict.structure import RUNNER_EXIT
+from repopilot.logs.textnorm import annotation, body
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One display line of a job, with whether its raw form was coloured red."""
+
+    number: int
+    text: str  # display text
+    red: bool  # the raw line was coloured red (ANSI)
+
+
+_ERROR_WORDS = (
+    r"\b(?:error|errors|fatal|failed|failure|fails|exception|panic|denied|refused|"
+    r"abort(?:ed)?|cannot|can't|could not|unable to|not found|no such|invalid|unexpected|"
+    r"undefined|missing|timed out|killed|segmentation fault|traceback)\b|\berr!"
+)
+_ERROR_WORD = re.compile("(?i)" + _ERROR_WORDS)
+_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Failure|Fault)\b")
+# `path.ext:12`, `path.ext(12`: a location. Searched from its dot, with the character before it
+# (what `[\w./\\-]+` needs at least one of) as a lookbehind: the same lines match, and `re`
+# need not start a run of path characters at every position of the line.
+_LOCATION = re.compile(r"(?<=[\w./\\-])\.\w{1,6}[:(]\d")
+_PREFIX = re.compile(
+    r"^\s*(?:\[?(?:error|fatal|ERROR|FATAL|Error|E)\]?(?:\[[\w-]+\])?[:!]\s|✖|✗|×|"
+    r"(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): )"
+)
+_WARNING = re.compile(r"(?i)^\s*(?:\[?warn(?:ing)?\]?[:!\s]|npm warn|deprecat)")
+_NEGATIONS = r"\b(?:0|no|zero) (?:errors?|failures?|failed)\b|\berrors?: 0\b"
+_NEGATED = re.compile("(?i)" + _NEGATIONS)
+# On ASCII text, `(?i)` equals matching the lowered text, which `re` does several times faster.
+_ERROR_WORD_LOW = re.compile(_ERROR_WORDS)
+_NEGATED_LOW = re.compile(_NEGATIONS)
+_ECHO = re.compile(r"^(?:\+ |\$ |##\[group\]|##\[endgroup\]|Run |shell: |  [A-Z_]+: )")
+# End-of-build markers and exit reports: they say that it failed, never why.
+_MARKER = re.compile(
+    r"^(?:Finished: [A-Z]+|Done\. Your build exited with|The command \".*\" exited with|"
+    r"\[Pipeline\] |Build step '.*' marked build as failure)"
+)
+# Lines that only say a command failed: the cause is above them. Those that start the line,
+# then those anywhere in it.
+_WRAPPER_AT_START = (
+    r"FAILURE: Build failed with an exception|\* What went wrong:|BUILD FAILED\b|"
+    r"npm (?:ERR!|error) (?:Test failed\.|code ELIFECYCLE|errno -?\d|Failed at the |"
+    r"A complete log of this run|This is probably not a problem|Lifecycle script |\s*command (?:sh|failed)|"
+    r"\S+@\S+ [\w:-]+: `|path \S|workspace |location )|"
+    r"error Command failed with exit code \d+|info Visit https://(?:yarnpkg|classic\.yarnpkg)|"
+    r"ERROR: Job failed: |make(?:\[\d+\])?: \*\*\* .*Error \d+|ninja: build stopped|"
+    r"error: could not compile `|error: Recipe `|Error: Command failed: |"
+    r"(?:ERROR: )?Failed (?:building wheel for|to build) |"
+    r"Error: Process completed with exit code|\[ERROR\] Failed to execute goal .*There are test failures|"
+    r"\[ERROR\] (?:-> \[Help 1\]|Re-run Maven|To see the full stack trace|For more information about)"
+)
+_WRAPPER_ANYWHERE = (
+    r"Execution failed for task '|ELIFECYCLE|ERR_PNPM_\w*FAIL|error: subprocess-exited-with-error|"
+    r"\b(?:step script|script|command|process|subprocess) (?:exited|returned|failed) with "
+    r"(?:exit )?(?:code|status) -?\d+"
+)
+WRAPPER = re.compile(f"^(?:{_WRAPPER_AT_START})|{_WRAPPER_ANYWHERE}")
+_WRAPPER_START_RE = re.compile(_WRAPPER_AT_START)
+_WRAPPER_ANYWHERE_RE = re.compile(_WRAPPER_ANYWHERE)
+
+
+def says_wrapper(text: str) -> bool:
+    """`WRAPPER.search(text)`, faster: the line-start forms are tried at the start only, the
+    others only when the text holds a literal each of them needs."""
+    if _WRAPPER_START_RE.match(text):
+        return True
+    if not (
+        "ELIFECYCLE" in text
+        or " with " in text
+        or "ERR_PNPM_" in text
+        or "Execution failed for task '" in text
+        or "error: subprocess-exited-with-error" in text
+    ):
+        return False
+    return _WRAPPER_ANYWHERE_RE.search(text) is not None
+
+
+def _words(text: str) -> tuple[bool, bool]:
+    """(an error word, a negated count such as `0 errors`) in `text`."""
+    if not text.isascii():
+        return _ERROR_WORD.search(text) is not None, _NEGATED.search(text) is not None
+    low = text.lower()
+    error = _ERROR_WORD_LOW.search(low) is not None
+    negated = ("error" in low or "fail" in low) and _NEGATED_LOW.search(low) is not None
+    return error, negated
+
+
+def _exception(text: str) -> bool:
+    if not ("Error" in text or "Exception" in text or "Failure" in text or "Fault" in text):
+        return False
+    return _EXCEPTION.search(text) is not None
+
+
+def score(line: Line, end: int, span: int) -> float:
+    """Generic error-ness of one line (0 when it cannot be evidence)."""
+    text = body(line.text).strip()
+    if not text or RUNNER_EXIT.match(line.text) or is_passing_test(line.text):
+        return 0.0
+    if _ECHO.match(line.text):
+        return 0.0
+    error_word, negated = _words(text)
+    if negated or _MARKER.match(text):
+        return 0.0
+    s = 0.0
+    if annotation(line.text) == "error":
+        s += 4
+    if _PREFIX.match(text):
+        s += 3
+    if error_word:
+        s += 2
+    if _exception(text):
+        s += 2
+    if _LOCATION.search(text):
+        s += 1.5
+    if line.red:
+        s += 1
+    if s == 0:
+        return 0.0
+    if _WARNING.match(text) or annotation(line.text) == "warning":
+        s -= 3
+    if says_wrapper(text):
+        s -= 2.5
+    # Closer to the end of the step is likelier the cause (at most one point).
+    s += max(0.0, 1.0 - (end - line.number) / max(span, 1))
+    return s

@@ -1,0 +1,298 @@
+"""The job's shape, read before any pattern: did it fail, in which step, and where did that end.
+
+Project-agnostic: it uses only what every CI runner writes. The runner's exit lines (GitHub's
+`Process completed with exit code N`, Travis's `The command "..." exited with N.`, a generic
+"exited with code N"), workflow-command annotations (`##[error]`), explicit end markers
+(Jenkins `Finished: SUCCESS`, Travis `Done. Your build exited with 0.`), the step boundaries, and
+whether the log reaches the job's end (GitHub's `Cleaning up orphan processes`).
+
+The rule for "did it fail" (README, "The CLI"):
+1. `assume_failed` (the Action knows the job's conclusion; the CLI's `--assume-failed`): yes.
+2. A non-zero exit or an `##[error]` annotation that was not tolerated: yes. It was tolerated when
+   the job carried on with further script steps afterwards (`continue-on-error`, a problem matcher
+   annotating a step that passed) and the log reaches the job's end.
+3. An explicit success marker, or a final exit line with code 0: no.
+4. A complete GitHub log with none of the above: no, whatever words its lines contain (passing
+   tests named after failures, errors a script ignored, an optional dependency reported missing).
+5. Otherwise the input is an excerpt (a failing step, `--log-failed`, a pasted fragment): yes when
+   it states a failure (a traceback, `FAILED ...`, `ninja: build stopped`, `Failed building
+   wheel`, an `error:` line, a decisive pattern), no otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from repopilot.engine.match.scan import Hit, ScanResult
+from repopilot.engine.verdict.job_end import job_complete
+from repopilot.engine.verdict.passing import is_passing_test
+from repopilot.logs.reader import JobLog
+from repopilot.logs.textnorm import body
+
+# The runner's own exit report: it says a command failed, never why.
+RUNNER_EXIT = re.compile(
+    r"^(?:##\[error\])?(?:Error: )?Process completed with exit code \d+\.?\s*$", re.I
+)
+# gh prints these when it cannot map lines to steps: a step column that names nothing.
+_NO_STEP_NAMES = frozenset({"UNKNOWN STEP", "UNKNOWN"})
+# Steps that run after a failure on purpose (`if: always()` / `failure()`): their running says
+# nothing about whether an earlier failure was tolerated.
+_HANDLER = re.compile(
+    r"(?i)upload|artifact|report|\blogs?\b|\bcat\b|\btail\b|summary|clean|coverage|codecov|"
+    r"notify|slack|junit|publish|annotate|always|fail|debug|dump|print|show|diagnos|save|cache|"
+    r"post |teardown|stop|kill"
+)
+_ACTION_STEP = re.compile(
+    r"^Run (?:[\w.-]+/[\w./-]+@\S+|\./\S+)$"
+)  # `uses: owner/repo@ref`, `./dir`
+# Lines that state a failure by themselves: enough to call an excerpt failed.
+_STATES_FAILURE = re.compile(
+    r"^(?:Traceback \(most recent call last\):|FAILED\b|FAIL\b|--- FAIL:|ninja: build stopped|"
+    r"(?:E|ERROR|FATAL|Error|error|fatal)(?:\[[\w-]+\])?:\s|npm ERR!|npm error |"
+    r"make(?:\[\d+\])?: \*\*\*|panic: |(?:\w+\.)*\w*(?:Error|Exception): \S)"
+    r"|Failed building wheel|BUILD FAIL(?:ED|URE)|Segmentation fault|\b\d+ (?:failed|failing)\b"
+)
+
+Reason = Literal[
+    "assumed",
+    "exit-code",
+    "annotation",
+    "marker",
+    "tolerated",
+    "success",
+    "complete",
+    "stated",
+    "nothing",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class StepSpan:
+    """One step: its name as the log gives it (None when the log names none) and its lines."""
+
+    index: int  # into ScanResult.steps; -1 for the lines before any step
+    name: str | None
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """Where a job failed. `start..end` is the failing region (the failing step, or the whole
+    log); `focus` the line the failure was reported at (its exit line, else its last line)."""
+
+    failed: bool
+    reason: Reason
+    step: StepSpan | None
+    start: int
+    end: int
+    focus: int
+    script_errors: tuple[tuple[int, str], ...] = ()  # `##[error]` lines of the failing step
+    tolerated: tuple[int, ...] = ()  # report lines of failures the job carried on after
+    complete: bool = False  # the log reaches the job's end
+
+
+def steps_of(res: ScanResult) -> list[StepSpan]:
+    """Step spans in log order. gh's step column and the `##[group]Run` line of the same step
+    start on the same line: one span, named by the column unless that names nothing."""
+    spans: list[StepSpan] = []
+    for i, (line, name) in enumerate(res.steps):
+        label = None if name in _NO_STEP_NAMES else name
+        if spans and spans[-1].start == line:
+            prev = spans[-1]
+            spans[-1] = StepSpan(i, prev.name or label, line, line)
+            continue
+        spans.append(StepSpan(i, label, line, line))
+    out = []
+    for k, s in enumerate(spans):
+        end = spans[k + 1].start - 1 if k + 1 < len(spans) else max(res.lines, s.start)
+        out.append(StepSpan(s.index, s.name, s.start, max(end, s.start)))
+    return out
+
+
+def _span_at(spans: list[StepSpan], line: int) -> StepSpan | None:
+    found = None
+    for s in spans:
+        if s.start <= line:
+            found = s
+        else:
+            break
+    return found
+
+
+def _carried_on(spans: list[StepSpan], after: StepSpan | None) -> bool:
+    """Whether the job ran a further script step of its own after `after` (a failure stops the
+    job; only `if: always()` handlers, usually uploads and reports, still run)."""
+    later = [s for s in spans if after is None or s.start > after.end]
+    for s in later:
+        name = s.name or ""
+        if name.startswith("Run ") and not _ACTION_STEP.match(name) and not _HANDLER.search(name):
+            return True
+    return False
+
+
+# What problem matchers annotate: a file location (`a.py:3:`, `File "a.py", line 3`, `a.cs(3,7)`).
+_MATCHED = re.compile(r"[\w./\\-]+\.\w{1,6}(?::\d+|\(\d+,\d+\))|File \"[^\"]+\", line \d+")
+_CANCELLED = re.compile(r"(?i)the operation was cancel+ed|has been cancel+ed|timed? ?out")
+
+
+def _span_key(span: StepSpan | None) -> int:
+    return -1 if span is None else span.start
+
+
+def _last_work(spans: list[StepSpan]) -> StepSpan | None:
+    """The last step that is not an upload/report/cleanup handler."""
+    work = [s for s in spans if not _HANDLER.search(s.name or "")]
+    return work[-1] if work else (spans[-1] if spans else None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Report:
+    line: int
+    kind: Literal["exit", "error"]
+    text: str
+
+
+def _reports(res: ScanResult) -> list[_Report]:
+    """Every failure the runner or a script reported, in log order."""
+    out = [_Report(n, "exit", "") for n, _, code in res.exit_lines if code != 0]
+    have = {r.line for r in out}
+    out += [_Report(n, "error", t) for n, _, t in res.errors if n not in have]
+    return sorted(out, key=lambda r: r.line)
+
+
+def analyze(
+    job: JobLog, res: ScanResult, hits: list[Hit], assume_failed: bool = False
+) -> Structure:
+    """The job's structure from one scan (module docstring has the failure rule)."""
+    spans = steps_of(res)
+    reports = _reports(res)
+    ended: list[bool] = []
+
+    def complete() -> bool:  # read the log's tail only when the answer matters
+        if not ended:
+            ended.append(job_complete(job, [s.name for s in spans]))
+        return ended[0]
+
+    tolerated: list[int] = []
+    chosen: _Report | None = None
+    exits = {_span_key(_span_at(spans, r.line)) for r in reports if r.kind == "exit"}
+    for r in reports:
+        span = _span_at(spans, r.line)
+        # A problem matcher's annotation (`##[error]file:line: ...`) in a step that printed no
+        # exit line did not stop that step: when the job went on to run its own steps, it was
+        # tolerated. A free-text `##[error]` message (`::error::`, `core.setFailed`) is a
+        # statement of failure, and an exit line is never judged tolerated here: a
+        # `continue-on-error` step and a failed step followed by `if: always()` steps print the
+        # same lines.
+        if (
+            r.kind == "error"
+            and _MATCHED.search(r.text)
+            and job.fmt in ("gha", "ghcli")
+            and _span_key(span) not in exits
+            and not _CANCELLED.search(r.text)
+            and _carried_on(spans, span)
+            and complete()
+        ):
+            tolerated.append(r.line)
+            continue
+        chosen = r
+        break
+    done = bool(ended and ended[0])
+    if chosen is None and tolerated and assume_failed:
+        # The job is known to have failed: the failure we took for tolerated was the one.
+        chosen = next(r for r in reversed(reports) if r.line == tolerated[-1])
+        tolerated.pop()
+    if chosen is not None:
+        reason: Reason = "exit-code" if chosen.kind == "exit" else "annotation"
+        return _region(res, spans, chosen.line, True, reason, tolerated, done)
+    last = res.exit_lines[-1:] if res.exit_lines else []
+    if res.failure_marker:
+        return _region(res, spans, _last_line(res, hits), True, "marker", tolerated, done)
+    if tolerated:
+        return _whole(res, False, "tolerated", tolerated, done, assume_failed)
+    if res.success_marker or any(code == 0 for _, _, code in last):
+        return _whole(res, False, "success", tolerated, done, assume_failed)
+    if complete():
+        # A whole log with no failure report: failed only when its last step of work states
+        # a failure itself (a container action that dies without an exit line).
+        work = _last_work(spans)
+        stated = [
+            h.line for h in hits if _decisive(h) and work is not None and h.line >= work.start
+        ]
+        if stated and job.fmt == "gha":
+            return _region(res, spans, max(stated), True, "stated", tolerated, True)
+        return _whole(res, False, "complete", tolerated, True, assume_failed)
+    # A plain log (Jenkins, a paste) has no runner structure to say otherwise: any pattern counts.
+    plain = job.fmt not in ("gha", "ghcli")
+    stated = [h.line for h in hits if plain or _decisive(h)] + _stated(res)
+    if stated:
+        return _region(res, spans, max(stated), True, "stated", tolerated, False)
+    return _whole(res, False, "nothing", tolerated, False, assume_failed)
+
+
+SURE_FAILURE = 85  # a hit this specific states a failure even in an excerpt of a GitHub log
+
+
+def _decisive(h: Hit) -> bool:
+    if is_passing_test(h.text):
+        return False
+    return h.pattern.spec.priority >= SURE_FAILURE or bool(_STATES_FAILURE.search(body(h.text)))
+
+
+def _stated(res: ScanResult) -> list[int]:
+    out = []
+    for lines in res.generic.values():
+        for n, text, _ in lines:
+            t = body(text).strip()
+            if _STATES_FAILURE.search(t) and not is_passing_test(text):
+                out.append(n)
+    return out
+
+
+def _last_line(res: ScanResult, hits: list[Hit]) -> int:
+    return max([h.line for h in hits] or [res.lines])
+
+
+def _region(
+    res: ScanResult,
+    spans: list[StepSpan],
+    focus: int,
+    failed: bool,
+    reason: Reason,
+    tolerated: list[int],
+    complete: bool,
+) -> Structure:
+    span = _span_at(spans, focus)
+    if span is None:
+        return Structure(failed, reason, None, 1, max(res.lines, focus), focus, (), (), complete)
+    errors = tuple(
+        (n, t) for n, _, t in res.errors if span.start <= n <= span.end and not RUNNER_EXIT.match(t)
+    )
+    return Structure(
+        failed,
+        reason,
+        span,
+        span.start,
+        max(span.end, focus),
+        focus,
+        errors,
+        tuple(tolerated),
+        complete,
+    )
+
+
+def _whole(
+    res: ScanResult,
+    failed: bool,
+    reason: Reason,
+    tolerated: list[int],
+    complete: bool,
+    assume_failed: bool,
+) -> Structure:
+    if assume_failed:
+        failed, reason = True, "assumed"
+    end = max(res.lines, 1)
+    return Structure(failed, reason, None, 1, end, end, (), tuple(tolerated), complete)

@@ -1,0 +1,39 @@
+"""How the analyze half is told to decide origins (issue 14): the seams it is given and the
+request budget (read by repopilot/action/runner.py from `origin-budget` / REPOPILOT_ORIGIN_BUDGET)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from repopilot.origin.decide import OriginHook
+from repopilot.records import Verdict
+from repopilot.run_records import TriageResult
+
+DEFAULT_BUDGET = 30
+
+Classify = Callable[[str], list[Verdict]]
+"""A downloaded log file -> the deterministic verdict of each job in it (no LLM)."""
+Signer = Callable[[Verdict], str | None]
+"""A verdict -> its failure signature text (origin/signature.py)."""
+Triage = Callable[[str], list[TriageResult]]
+OriginTriage = Callable[[str, OriginHook], list[TriageResult]]
+"""The pipeline with an origin hook: the origin is decided before any LLM is asked."""
+
+
+class HookedTriage(Protocol):
+    """A triage usable both ways: plain (`Triage`) and with an origin hook (`OriginTriage`)."""
+
+    def __call__(self, path: str, origin: OriginHook | None = None) -> list[TriageResult]: ...
+
+
+@dataclass(frozen=True)
+class OriginSetup:
+    """What the analyze half needs to decide origins. `triage` None: origins are decided after
+    the plain triage, from its verdicts (a triage passed in by a test or another caller)."""
+
+    classify: Classify
+    sign: Signer
+    budget: int = DEFAULT_BUDGET
+    triage: OriginTriage | None = None

@@ -1,0 +1,1 @@
+""" "Is it my PR?": the failure signature and the pure origin decision, before any LLM."""
