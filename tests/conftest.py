@@ -79,7 +79,7 @@ def classifier() -> Classifier:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """tests/test_agent_support.make_repo at tmp_path/repo: `main`, then `pr` (HEAD) breaking add."""
-    from tests.test_agent_support import make_repo
+    from tests.agent.test_agent_support import make_repo
 
     return make_repo(tmp_path / "repo")
 

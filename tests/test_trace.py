@@ -15,7 +15,7 @@ from repopilot.llm.base import ChatResponse, Message, ToolSpec
 from repopilot.llm.scripted import ScriptedLLM
 from repopilot.proposal.validate import validator_for
 from repopilot.trace import TraceWriter, load, summary
-from tests.test_agent_support import (
+from tests.agent.test_agent_support import (
     CANARY,
     FIX_DIFF,
     WORKFLOW_DIFF,

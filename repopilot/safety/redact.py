@@ -5,7 +5,7 @@ become `[REDACTED:<kind>]`). `sanitize` and `fence` (untrusted text in nonce-car
 in `repopilot.safety.hygiene`, the high-entropy test `looks_random` in `repopilot.safety.entropy`.
 
 Every pattern starts with a literal or a lookbehind and no repeat can fail after a long scan from
-many starts, so an attacker-made log cannot make redaction slow (tests/test_redact.py times 200 KB
+many starts, so an attacker-made log cannot make redaction slow (tests/safety/test_redact.py times 200 KB
 of each hostile shape). A real 200 KB CI log window takes about 9-20 ms of CPU.
 """
 

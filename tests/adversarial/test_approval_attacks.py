@@ -1,6 +1,6 @@
 """Forged, replayed and smuggled approvals against the Action (SECURITY.md §7, §8): the entry
 point in-process through `main(env)`, real PyGithub, the loopback GitHub. Complements
-tests/test_action_approval.py (reader, stranger, bots, edited/deleted events, quotes and fences,
+tests/action/test_action_approval.py (reader, stranger, bots, edited/deleted events, quotes and fences,
 human-posted marker, replay, moved head, hash mismatch, wrong key, closed PR): the cases here are
 the ones it does not cover.
 Every refusal must leave every branch where it was and create no git object.

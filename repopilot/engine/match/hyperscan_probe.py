@@ -4,7 +4,7 @@ The `hyperscan` 0.9.1 wheel bundles Vectorscan 5.4.12 (`Database.info()` says so
 without its AVX2 code paths. It misses matches in some multi-expression databases: with
 `q[0-9]+ab` and `q[0-9]+ab` + a literal of 16 bytes compiled together, `aq4ab` at the end of a
 buffer of 35 bytes or more is not reported, nor is `q0ab` + the literal, while `aq45ab`, or
-either expression alone, is (tests/test_hsfind_probe.py). Two expressions sharing a prefix (a
+either expression alone, is (tests/engine/match/test_hyperscan_probe.py). Two expressions sharing a prefix (a
 literal, then a small class repeated) where one goes on with a long literal, and a match where
 the repeat takes its minimum count: a pattern's own examples rarely have that shape (their line
 numbers have two digits, `file.py:4:` has one), so hsfind checks these probes too. The newer
