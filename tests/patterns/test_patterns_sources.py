@@ -18,12 +18,12 @@ import pytest
 
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library.loader import (
-    SOURCE_RE,
     Pattern,
     PatternError,
     load_file,
     load_library,
 )
+from repopilot.engine.library.schema import SOURCE_RE
 from tests.paths import FIXTURES as FIXTURES_ROOT
 from tests.paths import REPO_ROOT
 

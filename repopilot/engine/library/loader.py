@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,13 +20,6 @@ from repopilot.engine.library.cache import key as cache_key
 from repopilot.engine.library.prefilter import required_literals, usable
 from repopilot.errors import PatternError
 from repopilot.records import INFRA_CATEGORIES, AssignedCategory, Kind
-
-# `source:` forms: a documentation URL, or a file in a public repository (`owner/repo:path`).
-SOURCE_RE = re.compile(
-    r"^(?:https?://[^\s/]+\.[^\s/]+(?:/\S*)?"
-    r"|[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*:[^\s:][^\s]*)$"
-)
-
 
 # The loaded form of a pattern file: immutable records built from data that passed the pydantic
 # schema (engine/library/schema.py, the same fields and defaults) or from the sealed cache of such

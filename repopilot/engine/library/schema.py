@@ -8,14 +8,20 @@ into those records, and the cache keeps the validated data to rebuild them witho
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from repopilot.engine.library.loader import SOURCE_RE
 from repopilot.errors import PatternError
 from repopilot.records import AssignedCategory, Kind
+
+# `source:` forms: a documentation URL, or a file in a public repository (`owner/repo:path`).
+SOURCE_RE = re.compile(
+    r"^(?:https?://[^\s/]+\.[^\s/]+(?:/\S*)?"
+    r"|[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*:[^\s:][^\s]*)$"
+)
 
 
 class _Strict(BaseModel):
