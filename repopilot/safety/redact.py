@@ -63,19 +63,21 @@ _TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 # Named secrets are matched on the ASCII-lowercased text (case-insensitive `re` is ~10x slower and
 # loses the literal-prefix search); every pattern starts with a literal so `re` can skip ahead.
+# A name and its value share a line (`[ \t]`, never `\s`, between them): an empty `GH_TOKEN:`
+# must not take the next line, whose gutter number the model needs (issue 22).
 _VALUE = r"""(?:"(?P<dq>[^"\n]{4,256})"|'(?P<sq>[^'\n]{4,256})'|(?P<bare>[^\s"'`,;&()\[\]{}<>]{4,256}))"""
 _NAMED: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "aws-secret-key",
         re.compile(
-            r"aws_?secret_?(?:access_?)?key[\"']?\s*[:=]\s*[\"']?(?P<bare>[a-z0-9/+=]{20,64})"
+            r"aws_?secret_?(?:access_?)?key[\"']?[ \t]*[:=][ \t]*[\"']?(?P<bare>[a-z0-9/+=]{20,64})"
         ),
     ),
     (
         "auth-header",
         re.compile(
-            r"authorization(?<![a-z0-9]authorization)[\"']?\s*[:=]\s*[\"']?"
-            r"(?:(?P<scheme>bearer|basic|token|digest|negotiate|ntlm)\s+)?(?P<bare>[^\s\"'`,;]+)"
+            r"authorization(?<![a-z0-9]authorization)[\"']?[ \t]*[:=][ \t]*[\"']?"
+            r"(?:(?P<scheme>bearer|basic|token|digest|negotiate|ntlm)[ \t]+)?(?P<bare>[^\s\"'`,;]+)"
         ),
     ),
     (
@@ -104,13 +106,13 @@ _NAMED: tuple[tuple[str, re.Pattern[str]], ...] = (
         "netrc-password",  # `machine HOST [login USER] password VALUE`, one line or several
         re.compile(
             r"machine(?<![a-z0-9_]machine)\s+\S+\s+(?:login\s+\S+\s+)?(?:account\s+\S+\s+)?"
-            r"password\s+" + _VALUE
+            r"password[ \t]+" + _VALUE
         ),
     ),
     (
         "secret-assignment",  # word start and the prefix of `key` are checked in _splice
         re.compile(
-            r"(?:token|secret|passw(?:or)?d|passphrase|credentials?|key)[\"']?\s*[:=](?!=)\s*"
+            r"(?:token|secret|passw(?:or)?d|passphrase|credentials?|key)[\"']?[ \t]*[:=](?!=)[ \t]*"
             + _VALUE
         ),
     ),
