@@ -116,6 +116,24 @@ _NAMED: tuple[tuple[str, re.Pattern[str]], ...] = (
             + _VALUE
         ),
     ),
+    # `--token <hex>`, `--api-key=<digits>`: after a secret-named flag any alphabet is a secret
+    (
+        "secret-flag",
+        re.compile(
+            r"--(?<![a-z0-9-]--)(?:[a-z0-9]+-){0,4}"
+            r"(?:token|secret|passphrase|credentials?|(?:api|access|secret|private)-?key)"
+            r"(?:=|[ \t]+)(?!-)" + _VALUE  # `--with-token --token=X`: no flag is a value
+        ),
+    ),
+    # `apikey <32 hex>`: a secret name, a space and a token-shaped word (16+ characters with a
+    # digit, so prose such as `token expired` or `password reset failed` stays)
+    (
+        "secret-assignment",
+        re.compile(
+            r"(?:token|secret|passw(?:or)?d|passphrase|credentials?|key)[\"']?[ \t]+"
+            r"(?P<bare>(?=[a-z0-9_+/=.~-]{0,255}[0-9])[a-z0-9_+/=.~-]{16,256})(?![^\s\"'`,;)\]}])"
+        ),
+    ),
 )
 """Secrets recognised by their name or header: only the value group is replaced."""
 
