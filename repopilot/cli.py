@@ -25,6 +25,7 @@ COMMANDS = {
     "eval": "Measure the classifier on labelled logs (gha corpus or LogChunks).",
     "trace": "Show a run trace (.runs/<run_id>.json) as a timeline, or replay it and report divergence.",
     "action": "Run as the GitHub Action: triage a failed workflow_run or handle /repopilot commands.",
+    "learn": "Learn one pattern from a log and its cause line (validated before it is written).",
 }
 
 

@@ -17,10 +17,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from repopilot.errors import PatternError
 from repopilot.records import AssignedCategory, Kind
 
-# `source:` forms: a documentation URL, or a file in a public repository (`owner/repo:path`).
+# `source:` forms: a documentation URL, or a file in a public repository (`owner/repo:path`),
+# or, for a repository's own pattern (DESIGN.md Contract 6), `learned from <file>:<line>`.
 SOURCE_RE = re.compile(
     r"^(?:https?://[^\s/]+\.[^\s/]+(?:/\S*)?"
-    r"|[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*:[^\s:][^\s]*)$"
+    r"|[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*:[^\s:][^\s]*"
+    r"|learned from \S.*:\d+)$"
 )
 
 

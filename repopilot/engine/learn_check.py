@@ -1,0 +1,84 @@
+"""The checks a learned pattern passes before it is written (DESIGN.md Contract 6).
+
+Each returns a reason (one line) when the pattern fails it, None when it passes. The order in
+`learn.py` is cheapest first: loading, the engine's safe route, the line itself, the library's
+`no_match` examples, the base logs, the own log, then a whole classification of the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from repopilot.engine.classify import Classifier
+from repopilot.engine.library.layers import layered
+from repopilot.engine.library.loader import Pattern, check_examples
+from repopilot.logs.reader import JobLog
+
+
+@dataclass(frozen=True, slots=True)
+class LogText:
+    """A log's matchable lines (the body of each display line), numbered from 1."""
+
+    name: str
+    lines: tuple[str, ...]
+
+
+def matches(p: Pattern, text: str) -> bool:
+    low = text.lower()
+    if p.literals and not any(lit in low for lit in p.literals):
+        return False
+    try:
+        return any(r.search(text, timeout=0.1) for r in p.regexes)
+    except TimeoutError:
+        return True  # a line that makes it slow counts against it
+
+
+def safe_route(p: Pattern) -> str | None:
+    """The set engine decides it with RE2 alone (an exact line form), and its examples pass."""
+    try:  # (the route's home while the match package is being split)
+        from repopilot.engine.match.routes import route
+    except ImportError:
+        from repopilot.engine.match.set_engine import route  # type: ignore[attr-defined,no-redef]
+
+    r = route(p)
+    if r.forms is None:
+        return f"no RE2 form ({r.reason})"
+    if not r.exact:
+        return f"its RE2 form is not exact ({r.reason})"
+    problems = check_examples(p)
+    return problems[0] if problems else None
+
+
+def library_no_match(p: Pattern, library: Iterable[Pattern]) -> str | None:
+    """A `no_match` example of the library that the pattern takes."""
+    from repopilot.logs.textnorm import body, display
+
+    for q in library:
+        for line in q.spec.examples.no_match:
+            if matches(p, body(display(line))):
+                return f"it matches a no_match example of {q.id}: {line[:120]!r}"
+    return None
+
+
+def base_hits(p: Pattern, logs: Sequence[LogText]) -> str | None:
+    for log in logs:
+        for i, text in enumerate(log.lines, 1):
+            if matches(p, text):
+                return f"it matches line {i} of the base log {log.name}"
+    return None
+
+
+def own_hits(p: Pattern, log: LogText) -> list[int]:
+    return [i for i, text in enumerate(log.lines, 1) if matches(p, text)]
+
+
+def verdict_line(p: Pattern, library: Sequence[Pattern], job: JobLog, line: int) -> str | None:
+    """Classifying the job with the pattern on top of the library gives `line` as evidence[0]."""
+    v = Classifier(layered(library, [p])).classify(job, assume_failed=True)
+    if v.pattern_id != p.id:
+        return f"the verdict comes from {v.pattern_id or v.decided_by} instead"
+    if not v.evidence or v.evidence[0].line != line:
+        got = v.evidence[0].line if v.evidence else None
+        return f"the verdict's evidence[0] is line {got}, not {line}"
+    return None
