@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from repopilot.comment import markdown as md
 from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
-from repopilot.records import INFRA_CATEGORIES, Category, DecidedBy, Evidence, Kind, Verdict
+from repopilot.records import INFRA_CATEGORIES, Category, DecidedBy, Evidence, Kind
 from repopilot.run_records import OriginVerdict, Proposal, TriageResult
 from repopilot.safety.deceptive import diff_deception
 from repopilot.safety.redact import clean_for_model, clean_lines
@@ -152,26 +152,11 @@ def _title(v_title: str, decided_by: DecidedBy, diagnosis: str) -> str:
     return md.clip(first, 160)
 
 
-_STEP_HEADER = re.compile(r"^(?:##\[group\])?Run \S")
-_EXIT_LINE = re.compile(r"Process completed with exit code|##\[(?:error|endgroup)\]")
-
-
-def _key_first(v: Verdict) -> tuple[Evidence, ...]:
-    """For an unknown failure whose evidence is only the failing step's header, the key line is
-    the last thing the command printed before its exit code (that is where scripts say why)."""
-    ev = v.evidence
-    if v.category != "unknown" or not ev or not _STEP_HEADER.match(ev[0].text):
-        return ev
-    said = [e for e in v.context if e.line > ev[0].line and not _EXIT_LINE.search(e.text)]
-    said = [e for e in said if e.text.strip() and e.text.strip() != ev[0].text.removeprefix("Run ")]
-    return (said[-1], *ev) if said else ev
-
-
 def build_view(job: JobReport) -> JobView:
     """The cleaned, display-ready view of one job (the only place that touches raw text)."""
     count = [0]
     r, v = job.result, job.result.verdict
-    ev = tuple(Evidence(line=e.line, text=_clean(e.text, count)) for e in _key_first(v)[:3])
+    ev = tuple(Evidence(line=e.line, text=_clean(e.text, count)) for e in v.evidence[:3])
     centre = ev[0].line if ev else (v.context[0].line if v.context else 0)
     near = sorted(v.context, key=lambda e: (abs(e.line - centre), e.line))[:CONTEXT_LINES]
     ordered = sorted(near, key=lambda e: e.line)

@@ -24,7 +24,7 @@ from repopilot.engine.library.loader import Pattern, load_library
 from repopilot.engine.match.scan import Hit, Scanner, ScanResult
 from repopilot.engine.match.split_file import eligible, split_scan
 from repopilot.engine.verdict.assertions import assertion_for, reads_above
-from repopilot.engine.verdict.fallback import LOOKBACK, guess
+from repopilot.engine.verdict.fallback import LOOKBACK, guess, last_said
 from repopilot.engine.verdict.line_score import Line
 from repopilot.engine.verdict.order import is_wrapper, specific_before
 from repopilot.engine.verdict.passing import is_passing_test
@@ -203,8 +203,15 @@ def _unknown_verdict(job: JobLog, res: ScanResult, st: Structure, common: dict) 
     g = guess(lines, st.focus, st.script_errors, st.step.name if st.step else None)
     evidence = tuple(Evidence(line=ln.number, text=_safe(ln.text)) for ln in g.lines)
     if not evidence and st.step is not None and st.step.name:
-        # Nothing error-like in the failing step: the command that failed is the best pointer.
-        evidence = (Evidence(line=st.step.start, text=_safe(st.step.name)),)
+        # Nothing error-like in the failing step: the last thing the command printed before its
+        # exit line (where scripts say why in their own words), then the command itself. Only
+        # where the runner's exit line follows the output at once (GitHub): Travis repeats a
+        # multi-line command in its exit message, and a diff's last line tells nothing.
+        header = Evidence(line=st.step.start, text=_safe(st.step.name))
+        said = None
+        if job.fmt in ("gha", "ghcli"):
+            said = last_said(lines, st.step.start, st.focus, st.step.name)
+        evidence = (header,) if said is None else (Evidence(said.number, _safe(said.text)), header)
     context = _context(region, evidence[0].line, None) if evidence else ()
     step = common.get("step")
     guessed = g.category != "unknown"

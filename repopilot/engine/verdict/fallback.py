@@ -10,7 +10,10 @@ import re
 from dataclasses import dataclass
 
 from repopilot.engine.verdict.line_score import Line, score
-from repopilot.logs.textnorm import body
+from repopilot.engine.verdict.passing import is_passing_test
+from repopilot.engine.verdict.structure import RUNNER_EXIT
+from repopilot.evidence.signals import NOISE
+from repopilot.logs.textnorm import annotation, body
 from repopilot.records import AssignedCategory, Category
 
 LOOKBACK = 400  # lines before the end of the failing step that the fallback reads
@@ -97,6 +100,30 @@ def best_block(lines: list[Line], end: int) -> list[tuple[float, Line]]:
             quiet += 1
     strong = [b for b in blocks if max(sc for sc, _ in b) >= MIN_SCORE]
     return strong[-1] if strong else (blocks[-1] if blocks else [])
+
+
+# The runner's own bookkeeping between a command's output and its exit line (Travis's folds
+# and timers, from travis-build's bash templates): never what the command said.
+_RUNNER_MARK = re.compile(r"^travis_(?:time|fold):")
+
+
+def last_said(lines: list[Line], header: int, end: int, command: str) -> Line | None:
+    """The last line the failing command (its step starts at line `header`) printed before it
+    ended at line `end`: where a script that fails in its own words says why. Not its echo, a
+    blank line, the runner's exit line, bookkeeping or an annotation, a download or progress
+    line, a passing test, nor the command itself."""
+    quiet = command.removeprefix("Run ").strip()
+    for ln in reversed(without_echo(lines)):
+        if ln.number <= header:
+            break
+        text = body(ln.text).strip()
+        if ln.number >= end or not text or text == quiet or annotation(ln.text) is not None:
+            continue
+        if RUNNER_EXIT.match(ln.text) or _RUNNER_MARK.match(text) or NOISE.search(text):
+            continue
+        if not is_passing_test(ln.text):
+            return ln
+    return None
 
 
 # What the failing command was for, from its tools' names (step `Run <cmd>`, gh's step column,
