@@ -60,11 +60,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             help="list at most N misses (default 200)",
         )
         p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+        p.add_argument(
+            "--learn",
+            action="store_true",
+            help="per repository, in order: classify each log with what was learned from the "
+            "earlier ones, and report what learning buys (issue 21)",
+        )
 
 
 def run(args: argparse.Namespace) -> int:
     if not args.dir.is_dir():
         raise UsageError(f"{args.dir}: not a directory")
+    if args.learn:
+        from repopilot.commands.learn import eval_learn
+
+        return eval_learn(args)
     try:
         classify = default_classifier(args.patterns)
         if args.corpus == "gha":

@@ -94,3 +94,29 @@ def render(got: Learned, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(got.data, indent=2, ensure_ascii=False) + "\n"
     return to_yaml(got)
+
+
+def eval_learn(args: argparse.Namespace) -> int:
+    """`repopilot eval gha|logchunks DIR CSV --learn`: the figures of engine/measure/learn_eval.py,
+    per repository and in total."""
+    from repopilot.engine.library.loader import load_library
+    from repopilot.engine.measure import learn_eval as le
+    from repopilot.errors import EvalError
+
+    try:
+        library = load_library(args.patterns)
+        if args.corpus == "gha":
+            cases = le.gha(args.dir, args.labels)
+        else:
+            cases = le.logchunks(args.dir, args.labels)
+    except (EvalError, PatternError) as exc:
+        raise UsageError(str(exc)) from None
+    figures = le.evaluate(cases, library, lint_one)
+    total = le.total(figures)
+    if args.format == "json":
+        data = {"corpus": args.corpus, "total": le.as_dict(total),
+                "per_repository": [le.as_dict(f) for f in figures]}  # fmt: skip
+        print(json.dumps(data, indent=2))
+        return 0
+    print(le.render(figures, total))
+    return 0

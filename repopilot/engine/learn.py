@@ -136,9 +136,23 @@ def _candidates(ps: list[Piece], indented: bool) -> list[tuple[str, bool, list[P
     for i, p in enumerate(ps):
         head = ps[: i + 1]
         if p.kind == "fixed" and fixed_words(head) >= 2 and i + 1 < len(ps):
+            loose = _loose(head)
+            if loose != head:  # the words between the first and the last may be names too
+                out.append((regex_of(loose, indented, False), False, loose))
             out.append((regex_of(head, indented, False), False, head))
     out.append((regex_of(ps, indented, True), True, ps))
     return out
+
+
+def _loose(head: list[Piece]) -> list[Piece]:
+    """`head` with its plain words between the first fixed piece and the last as `\\w+`."""
+    fixed = [i for i, p in enumerate(head) if p.kind == "fixed"]
+    lo, hi = fixed[0], fixed[-1]
+    return [
+        Piece("class", r"\w+", p.text) if lo < i < hi and p.kind == "fixed" and p.text.isalpha()
+        else p
+        for i, p in enumerate(head)
+    ]  # fmt: skip
 
 
 def _check(p, req, text, library, lint, bases, own, job, whole) -> tuple[str | None, list[int]]:

@@ -126,7 +126,7 @@ def _core(word: str, after: str, names: dict[str, int]) -> list[Piece]:
     if _HEX.match(word):
         return [_class("[0-9A-Fa-f]+", word)]
     if word[:1].isdigit():
-        return [_class(r"\d[\w.%]*", word)]
+        return [_class(r"\d[\w.,%]*", word)]
     if word.isalpha():
         return [_plain(word)]
     if re.fullmatch(r"\w+", word):  # test_add, py38, E0308: names and codes
@@ -148,7 +148,7 @@ def _core(word: str, after: str, names: dict[str, int]) -> list[Piece]:
         if part.isalpha():
             out.append(_plain(part))
         elif part[:1].isdigit():
-            out.append(_class(r"\d[\w.%]*" if nxt[:1] != "." else r"\d\w*", part))
+            out.append(_class(r"\d[\w.,%]*" if nxt[:1] != "." else r"\d\w*", part))
         elif re.fullmatch(r"\w+", part):
             out.append(_class(r"\w+", part))
         else:
