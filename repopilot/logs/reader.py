@@ -323,7 +323,8 @@ class _Limit(io.RawIOBase):
         return n
 
 
-_ADD_MASK = re.compile(rb"::add-mask::[^\r\n]*", re.IGNORECASE)
+# the whole line: safety/masks.py honours the command only at a line start, as the runner does
+_ADD_MASK = re.compile(rb"(?:^|(?<=\r))[^\r\n]*?::add-mask::[^\r\n]*", re.IGNORECASE | re.MULTILINE)
 
 
 @functools.cache

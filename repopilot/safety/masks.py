@@ -4,6 +4,12 @@
   does the same in every text it redacts. A value seen in any text is remembered for the rest of
   the process (a log is read in pieces: the line that registers a value and the line that prints
   it are rarely redacted together); `remember_masks` lets a log reader register values up front.
+  As in the runner, the command counts only at the start of a line (after blanks, a runner
+  timestamp or a display gutter): `echo x ::add-mask::y` prints text, it registers nothing.
+  Values are matched by RE2 automata built in batches that merge as they grow (a binary
+  counter), so each value is compiled O(log n) times and a text is scanned by O(log n) linear
+  automata: thousands of masks stay linear. Past `MAX_MASKS` values or `MAX_MASK_CHARS`
+  characters, later values are not registered and one line on stderr says so.
 - A token wrapped across two lines (`ghp_abc...` at a line end, the rest on the next line, maybe
   behind a runner timestamp): both halves are redacted. A GitHub-token head that ends a line is
   redacted even when its tail is not in the same text.
@@ -12,13 +18,29 @@
 from __future__ import annotations
 
 import re
+import sys
 import threading
 from collections.abc import Callable
+from typing import Any
+
+import re2  # type: ignore[import-untyped]
 
 MIN_MASK = 4
 """Shorter registered values are not masked: `::add-mask::a` would blank every `a`."""
+MAX_MASKS = 10_000
+MAX_MASK_CHARS = 1_000_000
+"""Caps on registered values (count, total characters): an RE2 automaton of them stays small."""
+_BATCH = 64  # values compiled together at first; batches of equal size merge
 
-_ADD_MASK = re.compile(r"::add-mask::[ \t]*(?P<v>[^\r\n]*)", re.IGNORECASE)
+# At a line start, behind what a display puts there: `gh run view --log`'s job and step columns,
+# a quote marker, a line-number gutter (`9| `, `   9  `), the runner's timestamp. Mid-line the
+# runner ignores the command. A lone CR ends a line for the runner too.
+_ADD_MASK = re.compile(
+    r"(?:^|(?<=\r))\ufeff?(?:[^\t\r\n]*\t[^\t\r\n]*\t)?[ \t>]*(?:\d{1,9}(?:[ \t]*\|[ \t]?|[ \t]{2,}))?"
+    r"(?:\d{4}-\d\d-\d\dT[\d:.]+Z )?"
+    r"[ \t]*::add-mask::[ \t]*(?P<v>[^\r\n]*)",
+    re.IGNORECASE | re.MULTILINE,
+)
 _REFERENCE = re.compile(r"\$\{\{.*|\$[A-Za-z_{].*|\*+")  # `$TOKEN`, `${{ secrets.X }}`, `***`
 
 HEAD_MARK = "[REDACTED:github-token]"
@@ -34,29 +56,69 @@ _DIGIT = re.compile(r"\d")
 _TOKEN_CHARS = 30  # as many as the one-line pattern needs after the prefix
 
 
+def _automaton(values: list[str]) -> Any:
+    options = re2.Options()
+    options.max_mem = 128 << 20
+    longest_first = sorted(values, key=len, reverse=True)
+    return re2.compile("|".join(map(re2.escape, longest_first)), options)
+
+
 class _Registry:
-    """Mask values registered in this process (the runner's semantics: once masked, masked)."""
+    """Mask values registered in this process (the runner's semantics: once masked, masked).
+
+    `_levels` are automata over disjoint batches of values, sizes decreasing; a new full batch
+    merges with the last level while that is not larger, so the sizes stay powers of two times
+    `_BATCH`. Values not yet in a batch are `_pending`, compiled on their own when used."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._values: frozenset[str] = frozenset()
-        self._pattern: re.Pattern[str] | None = None
+        self._chars = 0
+        self._levels: list[tuple[list[str], Any]] = []
+        self._pending: list[str] = []
+        self._pending_automaton: Any = None
+        self.refused = 0
 
     def add(self, values: set[str]) -> None:
         with self._lock:
-            if values <= self._values:
-                return
-            self._values |= values
-            alternatives = sorted(self._values, key=len, reverse=True)  # longest first
-            self._pattern = re.compile("|".join(map(re.escape, alternatives)))
+            new = sorted(values - self._values)
+            for value in new:
+                if len(self._values) >= MAX_MASKS or self._chars + len(value) > MAX_MASK_CHARS:
+                    self._refuse(len(new) - new.index(value))
+                    break
+                self._values |= {value}
+                self._chars += len(value)
+                self._pending.append(value)
+                self._pending_automaton = None
+                if len(self._pending) >= _BATCH:
+                    self._push(self._pending)
+                    self._pending = []
+
+    def _push(self, batch: list[str]) -> None:
+        while self._levels and len(self._levels[-1][0]) <= len(batch):
+            batch = self._levels.pop()[0] + batch
+        self._levels.append((batch, _automaton(batch)))
+
+    def _refuse(self, count: int) -> None:
+        if not self.refused:
+            print(
+                f"RepoPilot: more than {MAX_MASKS} ::add-mask:: values or {MAX_MASK_CHARS} "
+                "characters of them in this process; later values are not masked.",
+                file=sys.stderr,
+            )
+        self.refused += count
 
     def clear(self) -> None:
         with self._lock:
-            self._values, self._pattern = frozenset(), None
+            self._values, self._chars, self._levels, self._pending = frozenset(), 0, [], []
+            self._pending_automaton, self.refused = None, 0
 
-    @property
-    def pattern(self) -> re.Pattern[str] | None:
-        return self._pattern
+    def automata(self) -> list[Any]:
+        with self._lock:
+            if self._pending and self._pending_automaton is None:
+                self._pending_automaton = _automaton(self._pending)
+            found = [automaton for _values, automaton in self._levels]
+            return found + ([self._pending_automaton] if self._pending else [])
 
     @property
     def values(self) -> frozenset[str]:
@@ -104,10 +166,24 @@ def forget_masks() -> None:
 def apply_masks(text: str, mark: Callable[[str], str]) -> str:
     """`text` with every registered or self-registered mask value replaced by `mark("add-mask")`."""
     remember_masks(text)
-    pattern = _REGISTRY.pattern
-    if pattern is None:
+    automata = _REGISTRY.automata()
+    if not automata:
         return text
-    return pattern.sub(lambda _m: mark("add-mask"), text)
+    spans = sorted(
+        (m.start(), -m.end()) for automaton in automata for m in automaton.finditer(text)
+    )
+    out: list[str] = []
+    pos = 0
+    for start, neg_end in spans:  # leftmost, then longest; a span overlapping one taken joins it
+        end = -neg_end
+        if start < pos:
+            if end > pos and out:
+                pos = end
+            continue
+        out += [text[pos:start], mark("add-mask")]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def apply_wrapped(text: str, mark: Callable[[str], str]) -> str:
