@@ -17,6 +17,11 @@ def _plain(text: str, limit: int = 120) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def plural(n: int, word: str) -> str:
+    """`1 call`, `2 calls`, `1,234 tokens`."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def llm_line(llm: LLMStatus) -> str:
     """One line: what the LLM did in this run."""
     if llm.skipped:
@@ -28,8 +33,8 @@ def llm_line(llm: LLMStatus) -> str:
     u = llm.usage
     model = f" {llm.model}" if llm.model else ""
     return (
-        f"LLM: {llm.provider}{model}: {llm.asked} job(s) asked, {llm.answered} answered, "
-        f"{u.llm_calls} calls, {u.prompt_tokens + u.completion_tokens:,} tokens "
+        f"LLM: {llm.provider}{model}: {plural(llm.asked, 'job')} asked, {llm.answered} answered, "
+        f"{plural(u.llm_calls, 'call')}, {plural(u.prompt_tokens + u.completion_tokens, 'token')} "
         f"({u.prompt_tokens:,} prompt + {u.completion_tokens:,} completion)"
     )
 

@@ -1,8 +1,8 @@
 """How a failed job's `origin` (issue 14) reads in the PR comment.
 
 The wording follows the origin and nothing else: only `this_pr` says the PR caused it;
-`base_branch` links the base-branch run that fails the same way; `flaky` and `infra` suggest
-re-running the failed jobs; `undetermined` says nothing about blame.
+`base_branch` links the base-branch run that fails the same way; `undetermined` says nothing
+about blame. When every job has the same origin the comment says it once, in its header.
 """
 
 from __future__ import annotations
@@ -35,16 +35,30 @@ def _run(o: OriginVerdict) -> str:
     return md.text(label)
 
 
-def _rerun(o: OriginVerdict) -> str:
-    if o.rerun_url and o.rerun_url.startswith(("https://", "http://")):
-        return (
-            f"{md.link('re-run the failed jobs', o.rerun_url)} (Re-run jobs → Re-run failed jobs)"
-        )
-    return "re-run the failed jobs"
+def rerun_link(o: OriginVerdict | None, run_link: str) -> str:
+    """`re-run the failed jobs`, linked to the run to re-run (the origin's, else the run's)."""
+    url = o.rerun_url if o is not None and o.rerun_url else run_link
+    if url.startswith(("https://", "http://")):
+        return f"{md.link('re-run the failed jobs', url)} (Re-run jobs → Re-run failed jobs)"
+    return "re-run the failed jobs (Re-run jobs → Re-run failed jobs)"
+
+
+def rebase_step(o: OriginVerdict) -> str:
+    """The next step for a failure the base branch has too: wait for its fix, then rebase."""
+    how = (
+        f" ({md.code_span(f'git pull --rebase origin {o.base_branch}', 120)}, then push)"
+        if o.base_branch
+        else ""
+    )
+    return (
+        f"nothing to change in this pull request for it: once {_branch(o)} is fixed (it fails "
+        f"the same way in {_run(o)}), rebase this branch on it{how} and CI runs again."
+    )
 
 
 def origin_line(origin: OriginVerdict | None) -> str:
-    """The origin paragraph of a job's section ("" when no origin was decided, or undetermined)."""
+    """The origin paragraph ("" when no origin was decided, or undetermined). What to do about
+    it is the section's next step (comment/blocks.py), so it is not said here."""
     if origin is None:
         return ""
     o = origin
@@ -53,12 +67,9 @@ def origin_line(origin: OriginVerdict | None) -> str:
             f"the same job passes on {_branch(o)} ({_run(o)}), so this looks caused by the "
             "changes in this pull request."
         ),
-        "base_branch": (
-            f"also failing on {_branch(o)} since {_run(o)} — not caused by this PR. "
-            "Its fix belongs on the base branch."
-        ),
-        "flaky": f"{md.text(o.reason, 200)} — not caused by this PR; {_rerun(o)}.",
-        "infra": f"{md.text(o.reason, 200)}, not the code — not caused by this PR; {_rerun(o)}.",
+        "base_branch": f"also failing on {_branch(o)} since {_run(o)} — not caused by this PR.",
+        "flaky": f"{md.text(o.reason, 200)} — not caused by this PR.",
+        "infra": f"{md.text(o.reason, 200)}, not the code — not caused by this PR.",
     }.get(o.origin)
     if text is None:  # undetermined: nothing useful to say about blame, so say nothing
         return ""

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from repopilot.comment import markdown as md
-from repopilot.comment.blocks import compact_line, job_section, summary_table
+from repopilot.comment.blocks import LLMState, compact_line, job_section, summary_table
 from repopilot.comment.marker import Marker, MarkerProposal, dump_marker, encode_diff, sign
-from repopilot.comment.origin import origin_header
+from repopilot.comment.origin import origin_header, origin_line
 from repopilot.comment.sections import CONTEXT_LINES, JobReport, JobView, build_view, kind_of
 from repopilot.comment.status import status_block
 from repopilot.run_records import TriageResult, Usage
@@ -116,6 +116,12 @@ def _marker(views: list[JobView], ctx: CommentContext, dropped: set[str]) -> Mar
     return sign(marker, ctx.signing_key)
 
 
+def shared_origin(views: list[JobView]) -> str:
+    """The origin paragraph when every job has the same one (said once, in the header), else ""."""
+    lines = {origin_line(v.origin) for v in views}
+    return lines.pop() if len(lines) == 1 else ""
+
+
 def _header(views: list[JobView], ctx: CommentContext) -> str:
     n = len(views)
     fault = ctx.pr_fault
@@ -124,14 +130,14 @@ def _header(views: list[JobView], ctx: CommentContext) -> str:
     verdict = {
         # Without origins the category alone cannot blame the PR (issue 14): it only says what kind.
         True: "The failure is in the code (tests, build, lint or types).",
-        False: "This does not look caused by this pull request (infrastructure or flaky); "
-        "a re-run may be enough.",
+        False: "This does not look caused by this pull request (infrastructure or flaky).",
         None: "",
     }[fault]
     verdict = origin_header([v.origin for v in views]) or verdict  # issue 14: origins decide
+    shared = shared_origin(views)
     jobs = f"{n} failed job{'s' if n != 1 else ''}"
     run = md.link(f"run {ctx.run_id}", ctx.run_link)
-    verdict = f"{verdict}\n\n" if verdict else ""
+    verdict = shared or (f"{verdict}\n\n" if verdict else "")
     return f"### RepoPilot: {jobs} in {run} at `{ctx.head_sha[:12]}`\n\n{verdict}"
 
 
@@ -150,54 +156,69 @@ def groups(views: list[JobView]) -> list[list[JobView]]:
     return list(out.values())
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def _details(views: list[JobView], ctx: CommentContext) -> str:
+    """What the sections do not say already: the LLM's usage, redactions (collapsed). Each
+    section says who decided it, so the jobs are not listed again here."""
     lines = []
-    for group in groups(views):
-        names = ", ".join(md.code_span(v.name, 80) for v in group[:8])
-        names += f" and {len(group) - 8} more" if len(group) > 8 else ""
-        lines.append(f"- {names}: {group[0].decided}")
-        lines.extend(f"  - proposal refused: {md.text(r, 200)}" for r in group[0].rejected)
     u = ctx.usage
     if u is not None and (u.llm_calls or u.tool_calls):
         tokens = u.prompt_tokens + u.completion_tokens
         model = f" ({md.code_span(ctx.llm_model, 80)})" if ctx.llm_model else ""
         lines.append(
-            f"- LLM usage{model}: {u.llm_calls} calls, {tokens:,} tokens (prompt "
-            f"{u.prompt_tokens:,}, completion {u.completion_tokens:,}), {u.tool_calls} tool calls"
+            f"- LLM usage{model}: {_plural(u.llm_calls, 'call')}, {_plural(tokens, 'token')} "
+            f"(prompt {u.prompt_tokens:,}, completion {u.completion_tokens:,}), "
+            f"{_plural(u.tool_calls, 'tool call')}"
         )
     elif u is None and any(v.escalated for v in views):
         lines.append("- LLM usage: not recorded")
-    else:
-        lines.append("- LLM usage: none")
     redacted = sum(v.redactions for v in views)
     if redacted:
         lines.append(f"- Secrets redacted from the quoted text: {redacted}")
+    if not lines:
+        return ""
     body = "\n".join(lines)
-    return f"<details>\n<summary>How this was decided</summary>\n\n{body}\n\n</details>\n"
+    return f"<details>\n<summary>How this was decided</summary>\n\n{body}\n\n</details>\n\n"
+
+
+def _llm_state(ctx: CommentContext, views: list[JobView]) -> LLMState:
+    if ctx.llm_skipped:
+        return "skipped"
+    return "on" if ctx.usage is not None or any(v.escalated for v in views) else "off"
 
 
 def _compose(
     views: list[JobView], ctx: CommentContext, context: int, dropped: set[str], compact: bool
 ) -> tuple[str, list[str], str]:
+    """The head (marker, digest, notes, statuses, details), one section per distinct failure,
+    and what follows them (nothing: each section ends with its next step)."""
     marker = _marker(views, ctx, dropped)
     statuses = {p.id: p.status for p in marker.proposals}
     status = status_block(marker)
-    digest = _header(views, ctx) + (summary_table(views) if len(views) > 1 else "")
+    failures = groups(views)
+    digest = _header(views, ctx) + (summary_table(failures) if len(failures) > 1 else "")
     head = f"{dump_marker(marker)}\n{DIGEST_OPEN}\n\n{digest}{DIGEST_CLOSE}\n\n"
-    head += _llm_note(ctx) + (status + "\n" if status else "")
+    head += _llm_note(ctx) + (status + "\n" if status else "") + _details(views, ctx)
+    show_origin = not shared_origin(views)
+    llm = _llm_state(ctx, views)
     sections = []
-    for group in groups(views):
+    for group in failures:
         view = group[0]
         p = view.proposal
         if p is not None and p.id in dropped and not p.withheld:
             p = replace(p, diff="", withheld="it does not fit in a comment", first=True)
             view = replace(view, proposal=p)
         if compact:
-            sections.append(compact_line(view, len(group)))
+            sections.append(compact_line([view, *group[1:]]))
         else:
             state = statuses.get(p.id, "") if p else ""
-            sections.append(job_section(view, context, state, group, ctx.run_link))
-    return head, sections, _details(views, ctx)
+            sections.append(
+                job_section([view, *group[1:]], context, state, ctx.run_link, show_origin, llm)
+            )
+    return head, sections, ""
 
 
 def _fit(head: str, sections: list[str], tail: str, total_jobs: int) -> str | None:
@@ -213,8 +234,8 @@ def _fit(head: str, sections: list[str], tail: str, total_jobs: int) -> str | No
         kept.append(section)
         budget -= size
     more = total_jobs - len(kept)
-    note = f"\n… and {more} more failed jobs: see the run.\n\n" if more else ""
-    return head + "".join(kept) + note + "\n" + tail
+    note = f"\n… and {more} more failures: see the run.\n\n" if more else ""
+    return head + "".join(kept) + note + tail
 
 
 def render(results: Sequence[JobReport], ctx: CommentContext) -> str:
@@ -223,7 +244,7 @@ def render(results: Sequence[JobReport], ctx: CommentContext) -> str:
     dropped: set[str] = set()
     for context in _CONTEXT_LEVELS:
         head, sections, tail = _compose(views, ctx, context, dropped, compact=False)
-        body = head + "".join(sections) + "\n" + tail
+        body = head + "".join(sections) + tail
         if md.body_size(body) <= md.MAX_BODY:
             return body
     offered = [
@@ -232,11 +253,11 @@ def render(results: Sequence[JobReport], ctx: CommentContext) -> str:
     for p in sorted(offered, key=lambda p: len(p.diff), reverse=True):
         dropped.add(p.id)
         head, sections, tail = _compose(views, ctx, 0, dropped, compact=False)
-        body = head + "".join(sections) + "\n" + tail
+        body = head + "".join(sections) + tail
         if md.body_size(body) <= md.MAX_BODY:
             return body
     head, sections, tail = _compose(views, ctx, 0, dropped, compact=True)
-    body = head + "".join(sections) + "\n" + tail
+    body = head + "".join(sections) + tail
     if md.body_size(body) <= md.MAX_BODY:
         return body
     return _fit(head, sections, "", len(groups(views))) or head

@@ -9,6 +9,7 @@ Markdown for a view (comment/blocks.py) only sees cleaned text and makes it iner
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
@@ -71,6 +72,18 @@ class JobView:
     decided_by: DecidedBy = "none"
     links: tuple[str, ...] = ()  # a log link per evidence line ("" when none)
     origin: OriginVerdict | None = None  # issue 14: whether the PR caused it
+    step_number: int | None = None  # the failing step's number in the jobs API
+    step_start: int | None = None  # its first line in the log file, when lines count from there
+
+    def shown_line(self, line: int) -> int:
+        """`line` (of the downloaded log) as the log viewer numbers it: within the step."""
+        return line - self.step_start + 1 if self.step_start is not None else line
+
+    def where(self, line: int) -> str:
+        """`step 4, line 16` (what `#step:4:16` opens), or `line 24` without a step."""
+        if self.step_number is not None and self.step_start is not None:
+            return f"step {self.step_number}, line {self.shown_line(line)}"
+        return f"line {line}"
 
     @property
     def group_key(self) -> tuple[str, ...]:
@@ -106,6 +119,19 @@ def withheld_reason(proposal: Proposal) -> str | None:
     if clean_for_model(proposal.diff).count:
         return "the diff contains text that looks like a secret"
     return None
+
+
+def step_start(job: JobReport, lines: Sequence[int]) -> int | None:
+    """The log line the viewer's step numbering starts from, when every line shown lies in
+    the failing step (else None: the file's own numbers are shown, as the job page has them)."""
+    bounds = job.result.verdict.step_lines
+    if (
+        job.step_number is None
+        or not bounds
+        or not job.html_url.startswith(("https://", "http://"))
+    ):
+        return None
+    return bounds[0] if all(line >= bounds[0] for line in lines) else None
 
 
 def log_link(job: JobReport, line: int) -> str:
@@ -204,4 +230,6 @@ def build_view(job: JobReport) -> JobView:
         decided_by=v.decided_by,
         links=tuple(log_link(job, e.line) for e in ev),
         origin=r.origin,
+        step_number=job.step_number,
+        step_start=step_start(job, [e.line for e in (*ev, *ctx)]),
     )

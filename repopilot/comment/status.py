@@ -35,7 +35,7 @@ def outcome_text(proposal_id: str, status: str) -> str:
     """What stands under a diff: the commands while it waits, the outcome once decided."""
     if status == "proposed" or not status:
         return (
-            f"To apply it as one commit on this PR, a maintainer comments "
+            f"**Next step:** to apply it as one commit on this PR, a maintainer comments "
             f"`/repopilot apply {proposal_id}`; to dismiss it, `/repopilot reject {proposal_id}`."
         )
     if status.startswith("applied "):
@@ -76,10 +76,7 @@ def _replace_cmd(text: str, proposal_id: str, status: str) -> str:
 
 def _line(proposal_id: str, status: str) -> str:
     if status == "proposed":
-        return (
-            f"- Fix `{proposal_id}`: waiting for a maintainer; comment "
-            f"`/repopilot apply {proposal_id}` or `/repopilot reject {proposal_id}`"
-        )
+        return f"- Fix `{proposal_id}`: waiting for a maintainer (the commands are under its diff)"
     if status.startswith("applied "):
         return f"- Fix `{proposal_id}`: applied in {status.split(' ', 1)[1]}"
     return f"- Fix `{proposal_id}`: rejected"

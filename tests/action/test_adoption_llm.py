@@ -118,10 +118,10 @@ def test_usage_in_the_comment_comes_from_the_trace(world, capsys):
     assert code == 0, capsys.readouterr().out
     body = bot_body(gh)
     assert outputs["decided-by"] == "llm"
-    assert "1 calls, 3,635 tokens (prompt 3,400, completion 235)" in body
+    assert "1 call, 3,635 tokens (prompt 3,400, completion 235)" in body
     assert "not recorded" not in body and "The LLM was skipped" not in body
     assert "Unrecognized" not in body.split("How this was decided")[0]
-    assert "1 job(s) asked, 1 answered, 1 calls, 3,635 tokens" in capsys.readouterr().out
+    assert "1 job asked, 1 answered, 1 call, 3,635 tokens" in capsys.readouterr().out
 
 
 def test_llm_status_reads_the_stop_reason_and_the_last_error(tmp_path):

@@ -126,7 +126,8 @@ def test_test_failure_with_proposal() -> None:
     assert "confidence 80%" in body
     assert "<details>" in body and "2 calls, 1,000 tokens" in body
     context = fences(body, "text")[0]
-    assert "> 120 | FAILED tests/test_app.py::test_add" in context
+    assert "> 21 | FAILED tests/test_app.py::test_add" in context  # as the log viewer numbers it
+    assert "[step 4, line 21](<" in body  # the link text says what the link opens
     assert len(context.splitlines()) == 14  # CONTEXT_LINES
     marker = parse_marker(body)
     assert (
@@ -171,7 +172,9 @@ def test_several_jobs_and_a_shared_proposal() -> None:
     assert "3 failed jobs" in body
     assert [t.content for t in tokens(body) if t.type == "code_inline"].count("test (3.12)") >= 1
     assert fences(body, "diff") == [DIFF]  # shown once
-    assert "Same failure in 2 jobs" in body  # identical jobs are one section
+    assert "(2 jobs): test failure" in body  # identical jobs are one section
+    names = [t.content for t in tokens(body) if t.type == "code_inline"]
+    assert names.count("test (3.11)") == 2  # once in the table, once in the section
     assert len(parse_marker(body).proposals) == 1
     assert "no pattern recognizes this failure and no LLM was asked" in body
 
@@ -214,7 +217,7 @@ def test_hmac_signed_and_previous_status_kept() -> None:
 def test_llm_usage_line() -> None:
     plain = TriageResult(verdict=verdict())
     asked = TriageResult(verdict=verdict(), escalated=True)
-    assert "LLM usage: none" in render([job(plain)], ctx())
+    assert "LLM usage" not in render([job(plain)], ctx())  # "without an LLM" says it
     assert "LLM usage: not recorded" in render([job(asked)], ctx())
     used = Usage(llm_calls=3, tool_calls=4, prompt_tokens=1200, completion_tokens=34)
     assert "3 calls, 1,234 tokens (prompt 1,200, completion 34), 4 tool calls" in render(
@@ -272,7 +275,7 @@ def test_thousands_of_jobs_still_fit() -> None:
     body = render(jobs, ctx())
     assert body_size(body) <= MAX_BODY
     assert parse_marker(body) is not None
-    assert re.search(r"and \d+ more failed jobs", body)
+    assert re.search(r"and \d+ more failures", body)
 
 
 # --- properties -------------------------------------------------------------------------------

@@ -313,7 +313,7 @@ def test_the_comment_wording_follows_the_origin(tmp_path, gh):
     assert "also failing on ` main ` since [run #42](<" in body and "/actions/runs/902>)" in body
     assert "not caused by this PR" in body
     assert "caused by the changes in this pull request" not in body
-    assert "it fails the same way on the base branch" in body  # the header
+    assert "rebase this branch on it" in body  # issue 23: the next step
     assert parse_marker(body).origins == {JOB: "base_branch"}
 
 
