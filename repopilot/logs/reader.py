@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, cast
 
 from repopilot.errors import LogError
+from repopilot.logs import go_test_json
 from repopilot.logs.archive import ZipLimits, zip_jobs
 from repopilot.logs.textnorm import MAX_LINE, display
 from repopilot.safety.masks import remember_masks
@@ -391,6 +392,7 @@ def iter_chunks(
         if stop is not None:
             stream = io.BufferedReader(_Limit(stream, stop - offset0), CHUNK)
         for offset, data in _raw_chunks(stream, job.source):
+            data = go_test_json.decode(data)  # test2json events -> their output lines
             if job.fmt == "ghcli":
                 chunk = _ghcli_rewrite(data, line, state, job.job_filter)
                 chunk.offset = offset + offset0
