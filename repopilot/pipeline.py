@@ -23,6 +23,7 @@ from repopilot.agent.prompt import render_goal
 from repopilot.agent.tools import Toolbox
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library.loader import load_library
+from repopilot.evidence.explain import explaining_lines
 from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow, build_window
 from repopilot.llm.base import LLM
 from repopilot.logs.reader import JobLog, LogLine, iter_lines, open_logs
@@ -80,9 +81,23 @@ def window_lines(cj: ClassifiedJob) -> list[tuple[int, str]]:
     return list(tail)
 
 
-def evidence_window(cj: ClassifiedJob, budget: int = DEFAULT_BUDGET) -> ContextWindow:
-    """The redacted window the agent's first message carries (`repopilot context`)."""
-    return build_window(window_lines(cj), cj.verdict, budget=budget, source=cj.job.source)
+def evidence_window(
+    cj: ClassifiedJob, budget: int = DEFAULT_BUDGET, lines: list[tuple[int, str]] | None = None
+) -> ContextWindow:
+    """The redacted window the agent's first message carries (`repopilot context`); `lines`:
+    `window_lines(cj)` when the caller has read them already."""
+    lines = window_lines(cj) if lines is None else lines
+    return build_window(lines, cj.verdict, budget=budget, source=cj.job.source)
+
+
+def explained(verdict: Verdict, lines: list[tuple[int, str]]) -> Verdict:
+    """`verdict` with its context replaced by the lines of `lines` (`window_lines`) that explain
+    it (evidence/explain.py): the context every entry point shows, decided here once. A verdict
+    with no failure, or with nothing in `lines` to explain it, keeps the engine's context."""
+    if not verdict.failed:
+        return verdict
+    context = explaining_lines(lines, verdict)
+    return verdict.model_copy(update={"context": context}) if context else verdict
 
 
 def should_escalate(verdict: Verdict, escalate: EscalateMode = "auto") -> bool:
@@ -172,10 +187,21 @@ class _Run:
 
     def job(self, cj: ClassifiedJob) -> TriageResult:
         found = self.origin(cj.verdict) if self.origin and cj.verdict.failed else None
-        result = self._job(cj, found)
-        return result if found is None else result.model_copy(update={"origin": found})
+        # Read once around the failing step: the model's window and the shown context.
+        lines = window_lines(cj) if cj.verdict.failed else []
+        result = self._job(cj, found, lines)
+        # The engine's verdict decides the context (the model's category does not change it).
+        verdict = result.verdict.model_copy(
+            update={"context": explained(cj.verdict, lines).context}
+        )
+        update: dict[str, object] = {"verdict": verdict}
+        if found is not None:
+            update["origin"] = found
+        return result.model_copy(update=update)
 
-    def _job(self, cj: ClassifiedJob, found: OriginVerdict | None) -> TriageResult:
+    def _job(
+        self, cj: ClassifiedJob, found: OriginVerdict | None, lines: list[tuple[int, str]]
+    ) -> TriageResult:
         how = self.how
         elsewhere = found is not None and found.origin in ELSEWHERE and how.mode == "auto"
         if elsewhere or not should_escalate(cj.verdict, how.mode):
@@ -189,7 +215,7 @@ class _Run:
         if how.llm is None:
             trace = _new_trace(cj, f"triage {cj.job.source}", self.trace_dir, found)
             return _decided(cj, trace, "no-llm-configured")
-        window = evidence_window(cj, how.budget)
+        window = evidence_window(cj, how.budget, lines)
         goal = render_goal(cj.verdict, window.text, base_known=how.base_ref is not None)
         trace = _new_trace(cj, goal, self.trace_dir, found)
         trace.add("decision", result=_window_record(window))

@@ -64,6 +64,8 @@ class TriageResult(Record):
 
     def contract(self) -> dict[str, Any]:
         out = self.verdict.contract()
+        # The lines that explain the failure, as the comment shows them (pipeline.explained).
+        out["context"] = [{"line": e.line, "text": e.text} for e in self.verdict.context]
         if self.origin is not None:  # only where it was decided (Action, `triage --base-log`)
             out.update(origin=self.origin.origin, origin_detail=self.origin.model_dump())
         out.update(

@@ -28,8 +28,8 @@ REPO_CANARY = "AKIA" + "Q7ZR4PLM2XWT9KVB"
 
 CONTRACT_KEYS = [
     "source", "category", "confidence", "decided_by", "pattern_id", "title", "hint",
-    "evidence", "captures", "job", "step", "diagnosis", "escalated", "proposal", "rejected",
-    "trace",
+    "evidence", "captures", "job", "step", "context", "diagnosis", "escalated", "proposal",
+    "rejected", "trace",
 ]  # fmt: skip
 
 
