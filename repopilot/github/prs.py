@@ -48,12 +48,17 @@ def find_pull(repo: Repository, event: RunEvent) -> PullRef | None:
 
     Fork PRs leave the payload's `pull_requests` empty, so they are looked up by
     `head=<owner>:<branch>`; a hit counts only when both its head SHA and head repository match
-    the run's, since anybody can open a PR from a branch with the same name.
+    the run's, since anybody can open a PR from a branch with the same name. A number the
+    payload names counts on the same terms, read again from the API: GitHub documents that
+    `pull_requests` may not name the PR that triggered the run, and a fork's own PR #7 is not
+    this repository's PR #7 (issue 22).
     """
     run = event.workflow_run
     for stub in run.pull_requests:
         if stub.head.sha == run.head_sha:
-            return pull_ref(repo, stub.number)
+            found = _same_run(repo, pull_ref(repo, stub.number), event)
+            if found is not None:
+                return found
     head_repo = run.head_repository
     if not run.head_branch or head_repo is None or head_repo.owner is None:
         return None
@@ -61,8 +66,21 @@ def find_pull(repo: Repository, event: RunEvent) -> PullRef | None:
     for pr in repo.get_pulls(state="open", head=head):
         pr_repo = pr.head.repo.full_name if pr.head.repo is not None else None
         if pr.head.sha == run.head_sha and pr_repo == head_repo.full_name:
-            return pull_ref(repo, pr.number)
+            return _same_run(repo, pull_ref(repo, pr.number), event)
     return None
+
+
+def _same_run(repo: Repository, pr: PullRef, event: RunEvent) -> PullRef | None:
+    """`pr` when, as the API has it now, its base is this repository and its head is the run's
+    repository and commit; None otherwise."""
+    run = event.workflow_run
+    head_repo = run.head_repository.full_name if run.head_repository else None
+    same = (
+        pr.base_repo.lower() == repo.full_name.lower()
+        and pr.head_sha == run.head_sha
+        and (head_repo is None or pr.head_repo.lower() == head_repo.lower())
+    )
+    return pr if same else None
 
 
 def bot_comments(repo: Repository, number: int, bot: str) -> list[IssueComment]:
