@@ -15,7 +15,7 @@ from github.IssueComment import IssueComment
 from github.Repository import Repository
 
 from repopilot.action.result_file import JobResult, RunResult
-from repopilot.comment.marker import parse_marker
+from repopilot.comment.marker import Marker, parse_marker
 from repopilot.errors import LogError
 from repopilot.github.events import RunEvent
 from repopilot.github.origin import OriginLookup
@@ -46,6 +46,7 @@ class Posted:
     comment: IssueComment | None
     body: str
     suggested: list[str] = field(default_factory=list)  # proposal ids posted as suggestions
+    skipped: str = ""  # why a green run left the comment as it is (resolve)
 
 
 def analyze(
@@ -132,7 +133,10 @@ def resolve(
     """A passing run: edit the bot's existing comment on the PR to say the failure is resolved.
 
     Nothing is created: a PR that never failed gets no comment. `body(pr, previous)` is the new
-    text, or None to leave the comment as it is (already resolved)."""
+    text, or None to leave the comment as it is (already resolved). Only a green run of the PR's
+    current head (find_pull re-reads it) and of the failing run's workflow resolves, and not one
+    older than the failing run on the same commit (issue 22): a slow green run of the previous
+    push, or another workflow's, must not hide a live failure."""
     pr = find_pull(repo, event)
     if pr is None:
         return None
@@ -140,12 +144,33 @@ def resolve(
     if not found:
         return None
     comment = found[0]
+    marker = parse_marker(comment.body or "")
+    stale = _stale(repo, event, marker) if marker is not None else ""
+    if stale:
+        return Posted(pr, None, "", skipped=stale)
     text = body(pr, comment.body or "")
     if text is None:
         return Posted(pr, None, "")
     if not dry_run:
         comment.edit(text)  # PATCH is idempotent: the client's own retries are safe here
     return Posted(pr, None if dry_run else comment, text)
+
+
+def _stale(repo: Repository, event: RunEvent, marker: Marker) -> str:
+    """Why the green run does not answer the failure the marker records ("" when it does)."""
+    run = event.workflow_run
+    if run.head_sha == marker.head_sha and run.id < marker.run_id:
+        return f"run {run.id} is older than the failing run {marker.run_id} of the same commit"
+    if run.id == marker.run_id:
+        return ""  # a re-run attempt of the failing run itself
+    try:
+        green = repo.get_workflow_run(run.id).workflow_id
+        failing = repo.get_workflow_run(marker.run_id).workflow_id
+    except GithubException as exc:
+        return f"the workflow of run {marker.run_id} or {run.id} cannot be read ({exc.status})"
+    if green != failing:
+        return f"run {run.id} is of another workflow than the failing run {marker.run_id}"
+    return ""
 
 
 def read_only_token(exc: BaseException) -> bool:

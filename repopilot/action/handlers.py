@@ -62,6 +62,7 @@ def resolve_comment(inp: runner.Inputs, repo: Repository, event: RunEvent, bot: 
     details: dict[str, object] = {"run_id": run.id, "resolved": False}
     if done is None or not done.body:
         note = "no RepoPilot comment to update" if done is None else "already marked resolved"
+        note = f"not marked resolved: {done.skipped}" if done and done.skipped else note
         print(f"RepoPilot: run {run.id} passed; {note}.")
         return Outcome("ignored", f"RepoPilot: run {run.id} passed; {note}.", outputs, details)
     details.update(resolved=True, pr=done.pr.number if done.pr else None)
