@@ -40,6 +40,17 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 KINDS = ("unit", "integration", "corpus")
 
 
+@pytest.hookimpl(tryfirst=True)  # registered after xdist's, so it runs before xdist reads -n
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Several processes by default (`-n auto --dist loadgroup`) when pytest-xdist is loaded and
+    no `-n` was given; `-p no:xdist` or `-n0` run in one process (pyproject.toml's addopts holds no
+    xdist option, which pytest would refuse without the plugin)."""
+    if getattr(config.option, "numprocesses", 0) is None:
+        config.option.numprocesses = "auto"
+        if config.option.dist == "no":
+            config.option.dist = "loadgroup"
+
+
 def _kind(item: pytest.Item) -> str | None:
     """The closest kind mark: the test's own, else its class's, else its module's."""
     return next((m.name for m in item.iter_markers() if m.name in KINDS), None)
