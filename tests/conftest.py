@@ -45,6 +45,8 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     """Several processes by default (`-n auto --dist loadgroup`) when pytest-xdist is loaded and
     no `-n` was given; `-p no:xdist` or `-n0` run in one process (pyproject.toml's addopts holds no
     xdist option, which pytest would refuse without the plugin)."""
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: it must never start workers of its own
     if getattr(config.option, "numprocesses", 0) is None:
         config.option.numprocesses = "auto"
         if config.option.dist == "no":
