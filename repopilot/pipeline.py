@@ -12,7 +12,7 @@ Infrastructure verdicts (runner, network, cancelled, oom/disk, permission) never
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,8 +48,15 @@ class ClassifiedJob:
     verdict: Verdict
 
 
-def load_classifier(patterns_dir: str | Path | None = None) -> Classifier:
-    """The pattern library at `patterns_dir` (default: the bundled one), compiled once."""
+def load_classifier(
+    patterns_dir: str | Path | None = None, layers: Sequence[str] = (), builtin: bool = True
+) -> Classifier:
+    """The pattern library at `patterns_dir` (default: the bundled one), compiled once; with
+    `--patterns` layers on top and without it when not `builtin` (engine/library/layers.py)."""
+    if layers or not builtin:
+        from repopilot.engine.library.layers import library_from
+
+        return Classifier(library_from(patterns_dir, layers, builtin))
     return Classifier(load_library(patterns_dir))
 
 

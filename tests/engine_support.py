@@ -39,6 +39,6 @@ def first_job(path: Path):
 
 
 def classify_json(*paths: str, patterns: Path = PATTERNS) -> list[dict]:
-    proc = cli("classify", "--format", "json", "--patterns", str(patterns), *paths)
+    proc = cli("classify", "--format", "json", "--no-builtin", "--patterns", str(patterns), *paths)
     assert proc.returncode == 0, proc.stderr.decode()
     return json.loads(proc.stdout)["results"]

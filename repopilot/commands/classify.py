@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 
 from repopilot.commands.textout import category_line, use_colour
 from repopilot.engine.classify import Classifier
 from repopilot.engine.fanout import classify_many, processes
-from repopilot.engine.library.loader import load_library
+from repopilot.engine.library.layers import add_layer_options, library_from
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.records import Verdict
 
@@ -18,7 +19,7 @@ from repopilot.records import Verdict
 def add_arguments(p) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--patterns", metavar="DIR", help="pattern library directory")
+    add_layer_options(p)
     p.add_argument(
         "--assume-failed",
         action="store_true",
@@ -39,9 +40,13 @@ def _jobs(text: str) -> int:
     return int(text)
 
 
-def load_classifier(patterns_dir: str | None) -> Classifier:
+def load_classifier(
+    patterns_dir: str | None, layers: Sequence[str] = (), builtin: bool = True
+) -> Classifier:
+    """The library at `patterns_dir` (default: the built-in one) unless not `builtin`, with the
+    `--patterns` layers on top (engine/library/layers.py)."""
     try:
-        return Classifier(load_library(patterns_dir))
+        return Classifier(library_from(patterns_dir, layers, builtin))
     except PatternError as exc:
         raise UsageError(str(exc)) from None
 
@@ -61,7 +66,7 @@ def classify_all(
 
 
 def run(args) -> int:
-    classifier = load_classifier(args.patterns)
+    classifier = load_classifier(None, args.patterns or (), not args.no_builtin)
     verdicts = classify_all(classifier, args.paths, args.assume_failed, args.jobs)
     for v in verdicts:
         for pid in v.timeouts:

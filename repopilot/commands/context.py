@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 
+from repopilot.engine.library.layers import add_layer_options
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow
 from repopilot.pipeline import classified_jobs, evidence_window, load_classifier
@@ -26,7 +28,7 @@ def add_arguments(p) -> None:
         help=f"window size in estimated tokens, ceil(chars/4) (default {DEFAULT_BUDGET})",
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--patterns", metavar="DIR", help="pattern library directory")
+    add_layer_options(p)
     p.add_argument(
         "--assume-failed",
         action="store_true",
@@ -35,13 +37,18 @@ def add_arguments(p) -> None:
 
 
 def windows(
-    paths: list[str], budget: int, patterns: str | None, assume_failed: bool = False
+    paths: list[str],
+    budget: int,
+    patterns: str | None,
+    assume_failed: bool = False,
+    layers: Sequence[str] = (),
+    builtin: bool = True,
 ) -> list[ContextWindow]:
     """The window of every failed job in `paths`; UsageError (one line) for unusable input."""
     if budget < MIN_BUDGET:
         raise UsageError(f"--budget {budget}: must be at least {MIN_BUDGET} tokens")
     try:
-        classifier = load_classifier(patterns)
+        classifier = load_classifier(patterns, layers, builtin)
     except PatternError as exc:
         raise UsageError(str(exc)) from None
     out: list[ContextWindow] = []
@@ -55,7 +62,9 @@ def windows(
 
 
 def run(args) -> int:
-    found = windows(args.paths, args.budget, args.patterns, args.assume_failed)
+    layers = args.patterns or ()
+    builtin = not args.no_builtin
+    found = windows(args.paths, args.budget, None, args.assume_failed, layers, builtin)
     if args.format == "json":
         json.dump({"results": [w.contract() for w in found]}, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from repopilot.agent.limits import Limits
 from repopilot.commands.textout import category_line, paint, use_colour
+from repopilot.engine.library.layers import add_layer_options
 from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.llm.factory import make_llm
 from repopilot.origin.decide import OriginHook, base_log_hook
@@ -34,7 +35,7 @@ def add_arguments(p) -> None:
         default="auto",
         help="auto: only unknown/ambiguous failures go to the LLM; fixable: code failures too",
     )
-    p.add_argument("--patterns", metavar="DIR", help="pattern library directory")
+    add_layer_options(p)
     p.add_argument(
         "--assume-failed",
         action="store_true",
@@ -57,7 +58,8 @@ def _setup(args):
         limits = Limits.from_env()
     except (ValueError, ImportError) as exc:
         raise UsageError(str(exc).splitlines()[0]) from None
-    classifier = load_classifier(args.patterns)  # a bad library is already a UsageError
+    # a bad library is already a UsageError
+    classifier = load_classifier(None, args.patterns or (), not args.no_builtin)
     return repo, llm, limits, classifier
 
 

@@ -32,7 +32,7 @@ def classify(
     limit: float = TIMEOUT_S,
 ):
     """Run classify; a run that does not end within `limit` seconds is killed and fails."""
-    args = ("classify", "--format", "json", "--patterns", str(patterns), *paths)
+    args = ("classify", "--format", "json", "--no-builtin", "--patterns", str(patterns), *paths)
     start = time.monotonic()
     try:
         proc = repopilot(*args, env=cli_env(tmp), stdin=stdin, timeout=limit)
@@ -235,7 +235,7 @@ def test_process_substitution_pipe_is_one_line(tmp_path):
     os.write(w, _gha(PYTEST_FAIL))
     os.close(w)
     try:
-        args = ("classify", "--patterns", str(PATTERNS), f"/dev/fd/{r}")
+        args = ("classify", "--no-builtin", "--patterns", str(PATTERNS), f"/dev/fd/{r}")
         proc = subprocess.run(
             [sys.executable, "-m", "repopilot", *args],
             env=cli_env(tmp_path),
@@ -256,7 +256,7 @@ def test_fifo_path_with_a_writer_finishes(tmp_path):
     """`mkfifo f; gunzip -c x.gz > f & repopilot classify f`: a generator writes, then exits."""
     fifo = tmp_path / "job.fifo"
     os.mkfifo(fifo)
-    args = ("classify", "--format", "json", "--patterns", str(PATTERNS), str(fifo))
+    args = ("classify", "--format", "json", "--no-builtin", "--patterns", str(PATTERNS), str(fifo))
     proc = subprocess.Popen(
         [sys.executable, "-m", "repopilot", *args],
         env=cli_env(tmp_path),

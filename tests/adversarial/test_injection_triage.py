@@ -45,7 +45,17 @@ def _triage(tmp_path, repo, log, lib, server):
         OPENAI_API_KEY=API_KEY,
         REPOPILOT_MODEL="obedient",
     )
-    args = ("triage", str(log), "--repo", str(repo), "--format", "json", "--patterns", str(lib))
+    args = (
+        "triage",
+        str(log),
+        "--repo",
+        str(repo),
+        "--format",
+        "json",
+        "--no-builtin",
+        "--patterns",
+        str(lib),
+    )
     return repopilot(*args, env=env)
 
 
@@ -110,7 +120,17 @@ def test_cli_output_evidence_is_redacted(setup):
     """Found here unredacted (Contract 1 evidence was the raw line); fixed since: regression."""
     tmp_path, repo, log, lib = setup
     env = cli_env(tmp_path)  # REPOPILOT_LLM unset: deterministic only
-    args = ("triage", str(log), "--repo", str(repo), "--format", "json", "--patterns", str(lib))
+    args = (
+        "triage",
+        str(log),
+        "--repo",
+        str(repo),
+        "--format",
+        "json",
+        "--no-builtin",
+        "--patterns",
+        str(lib),
+    )
     proc = repopilot(*args, env=env)
     assert proc.returncode == 0, proc.stderr.decode()
     assert leaked(proc.stdout.decode()) == []

@@ -126,7 +126,9 @@ def test_triage_rejects_the_model_s_invisible_identifier_diff(tmp_path):
             REPOPILOT_MODEL="m",
         )
         args = ("triage", str(log), "--repo", str(repo), "--format", "json")
-        proc = repopilot(*args, "--patterns", str(library(tmp_path)), env=env, timeout=120)
+        proc = repopilot(
+            *args, "--no-builtin", "--patterns", str(library(tmp_path)), env=env, timeout=120
+        )
     assert proc.returncode == 0, proc.stderr.decode()
     (result,) = json.loads(proc.stdout)["results"]
     assert result["proposal"] is None

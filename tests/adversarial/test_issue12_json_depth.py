@@ -127,7 +127,9 @@ def test_triage_with_a_bracket_bomb_model_keeps_the_deterministic_verdict(tmp_pa
             tmp_path, REPOPILOT_LLM=kind, REPOPILOT_MODEL="m", **_provider_env(kind, server)
         )
         args = ("triage", str(log), "--repo", str(repo), "--format", "json")
-        proc = repopilot(*args, "--patterns", str(library(tmp_path)), env=env, timeout=120)
+        proc = repopilot(
+            *args, "--no-builtin", "--patterns", str(library(tmp_path)), env=env, timeout=120
+        )
         asked = len(server.chat_requests)
     err = proc.stderr.decode()
     assert proc.returncode == 0 and "Traceback" not in err and "RecursionError" not in err, err

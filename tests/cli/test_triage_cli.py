@@ -22,7 +22,11 @@ pytestmark = pytest.mark.integration
 
 ROOT = REPO_ROOT
 FIXTURES = ROOT / "tests" / "fixtures" / "context"
-PATTERNS = ["--patterns", str(FIXTURES / "patterns")]  # fixed library: the bundled one grows
+PATTERNS = [
+    "--no-builtin",
+    "--patterns",
+    str(FIXTURES / "patterns"),
+]  # fixed library: the bundled one grows
 LOG_CANARY = "ghp_" + "Zq7RkP2mW9xT4vB8nC3dF6gH1jL5sA0eYu2I"
 REPO_CANARY = "AKIA" + "Q7ZR4PLM2XWT9KVB"
 

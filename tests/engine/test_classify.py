@@ -84,6 +84,7 @@ def test_stdin_is_read(tmp_path):
         "classify",
         "--format",
         "json",
+        "--no-builtin",
         "--patterns",
         str(PATTERNS),
         "-",
@@ -118,7 +119,9 @@ def test_cancellation():
 
 @pytest.mark.integration
 def test_text_format_shows_evidence_context_and_hint():
-    proc = cli("classify", "--patterns", str(PATTERNS), str(LOGS / "pytest-gha.log"))
+    proc = cli(
+        "classify", "--no-builtin", "--patterns", str(PATTERNS), str(LOGS / "pytest-gha.log")
+    )
     out = proc.stdout.decode()
     assert proc.returncode == 0
     assert "category:   test_failure" in out
@@ -135,7 +138,7 @@ def test_text_format_shows_evidence_context_and_hint():
 def test_unusable_input_is_one_line_and_nonzero(tmp_path, content, needle):
     p = tmp_path / "in.log"
     p.write_bytes(content)
-    proc = cli("classify", "--patterns", str(PATTERNS), str(p))
+    proc = cli("classify", "--no-builtin", "--patterns", str(PATTERNS), str(p))
     err = proc.stderr.decode()
     assert proc.returncode == 2 and needle in err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -145,7 +148,9 @@ def test_unusable_input_is_one_line_and_nonzero(tmp_path, content, needle):
 def test_bad_yaml_reports_file_and_line(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("ecosystem: x\npatterns:\n  - id: a\n    regex: [unclosed\n")
-    proc = cli("classify", "--patterns", str(tmp_path), str(LOGS / "pytest-gha.log"))
+    proc = cli(
+        "classify", "--no-builtin", "--patterns", str(tmp_path), str(LOGS / "pytest-gha.log")
+    )
     err = proc.stderr.decode()
     assert proc.returncode == 2 and f"{bad}:" in err and "invalid YAML" in err
 
@@ -203,7 +208,7 @@ def test_redos_pattern_times_out_is_reported_and_run_goes_on(tmp_path):
     # past SET_MIN (engine/match/scan.py), so the set engine is built for it
     log.write_text(("a" * 5000 + "b\n") * 80 + "x: No space left on device\n")
     args = [sys.executable, "-m", "repopilot", "classify", "--format", "json"]
-    args += ["--patterns", str(lib), str(log)]
+    args += ["--no-builtin", "--patterns", str(lib), str(log)]
     for engine in ("reference", "set"):
         start = time.monotonic()
         env = dict(os.environ, REPOPILOT_SCAN_ENGINE=engine)
@@ -265,7 +270,9 @@ def test_secrets_in_evidence_are_redacted(tmp_path):
         f"{ts}fatal: could not read from https://bot:{token}@example.com/repo\n"
         f"{ts}##[error]Process completed with exit code 1.\n"
     )
-    proc = cli("classify", "--format", "json", "--patterns", str(PATTERNS), str(log))
+    proc = cli(
+        "classify", "--format", "json", "--no-builtin", "--patterns", str(PATTERNS), str(log)
+    )
     assert proc.returncode == 0 and token not in proc.stdout.decode()
     (r,) = json.loads(proc.stdout)["results"]
     assert r["evidence"][0]["line"] == 3 and "[REDACTED:" in r["evidence"][0]["text"]

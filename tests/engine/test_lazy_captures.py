@@ -55,7 +55,10 @@ def _classify(lib: Path, log: Path, engine: str) -> tuple[dict, str]:
     args = [sys.executable, "-m", "repopilot", "classify", "--format", "json"]
     env = dict(os.environ, REPOPILOT_SCAN_ENGINE=engine)
     proc = subprocess.run(
-        [*args, "--patterns", str(lib), str(log)], capture_output=True, env=env, timeout=120
+        [*args, "--no-builtin", "--patterns", str(lib), str(log)],
+        capture_output=True,
+        env=env,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr.decode()
     (r,) = json.loads(proc.stdout)["results"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from repopilot.engine.library.loader import Pattern, load_file, load_library
 from repopilot.errors import PatternError
@@ -34,10 +35,7 @@ def layered(base: Sequence[Pattern], *layers: Sequence[Pattern]) -> list[Pattern
 def load_layers(dirs: Sequence[Path | str], builtin: bool = True) -> list[Pattern]:
     """The built-in library (unless `builtin` is false) with each directory on top; every
     directory must load entirely (a PatternError names the file and line otherwise)."""
-    if not builtin and not dirs:
-        raise PatternError("--no-builtin needs at least one --patterns DIR")
-    base = load_library() if builtin else []
-    return layered(base, *(load_library(d) for d in dirs))
+    return library_from(None, dirs, builtin)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +70,29 @@ def tolerant_layer(
                 seen.add(p.id)
                 kept.append(p)
     return Layer(tuple(kept), tuple(warnings))
+
+
+def library_from(
+    base_dir: Path | str | None, layers: Sequence[Path | str] = (), builtin: bool = True
+) -> list[Pattern]:
+    """What `--patterns DIR ...` and `--no-builtin` ask for: the library at `base_dir` (default:
+    the built-in one), unless `builtin` is false, with each layer directory on top."""
+    if not builtin and not layers:
+        raise PatternError("--no-builtin needs at least one --patterns DIR")
+    base = load_library(base_dir) if builtin else []
+    return layered(base, *(load_library(d) for d in layers))
+
+
+def add_layer_options(p: Any) -> None:
+    """`--patterns DIR` (repeatable) and `--no-builtin` for classify, triage, context, learn."""
+    p.add_argument(
+        "--patterns",
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="a directory of pattern files on top of the built-in library (repeatable; a pattern "
+        "with a built-in pattern's id replaces it)",
+    )
+    p.add_argument(
+        "--no-builtin", action="store_true", help="leave the built-in pattern library out"
+    )

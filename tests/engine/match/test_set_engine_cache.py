@@ -26,8 +26,8 @@ pytestmark = pytest.mark.integration  # runs the CLI as a subprocess
 def _classify(cache_dir: Path, *paths: str) -> list[dict]:
     env = dict(os.environ, REPOPILOT_CACHE_DIR=str(cache_dir))
     proc = subprocess.run(
-        [sys.executable, "-m", "repopilot", "classify", "--format", "json", "--patterns",
-         str(PATTERNS), *paths],
+        [sys.executable, "-m", "repopilot", "classify", "--format", "json", "--no-builtin",
+         "--patterns", str(PATTERNS), *paths],
         capture_output=True, env=env, cwd=ROOT, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr.decode()
