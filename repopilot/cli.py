@@ -1,7 +1,8 @@
 """`repopilot` command line: one module per subcommand under repopilot/commands/.
 
-Each command module defines `add_arguments(parser)` and `run(args) -> int`; its name and help
-text are in `COMMANDS` here.
+Each command module defines `add_arguments(parser)` and `run(args, settings) -> int`; its name and
+help text are in `COMMANDS` here. The environment is read here, once, into `Settings`
+(repopilot/settings.py), and passed to the command: no module below reads `os.environ`.
 Only the chosen command's module is imported, so start-up stays small and one command's heavy
 imports (PyGithub, an LLM SDK) never slow down `classify`.
 Errors a user can cause are one line on stderr and a non-zero exit, never a traceback.
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from repopilot import __version__
 from repopilot.errors import InputError
+from repopilot.settings import ConfigError, Settings
 
 # The one source of each command's help text: listing the commands must not import them.
 COMMANDS = {
@@ -51,7 +54,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
             mod = _load(name)
             if mod is not None:
                 mod.add_arguments(p)
-                p.set_defaults(_run=mod.run)
+                p.set_defaults(_run=mod.run, _config_error=getattr(mod, "config_error", None))
     return parser
 
 
@@ -64,8 +67,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return int(args._run(args) or 0)
-    except InputError as exc:  # UsageError and every other one-line input error
+        try:
+            settings = Settings.from_env(os.environ)
+        except ConfigError as exc:
+            if args._config_error is None:  # a command that reports a bad variable its own way
+                raise
+            return int(args._config_error(str(exc)))
+        return int(args._run(args, settings) or 0)
+    except InputError as exc:  # UsageError, a bad variable, every other one-line input error
         print(f"repopilot: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -24,7 +24,7 @@ from repopilot.records import StepType
 from repopilot.run_records import AgentStep, RunTrace
 from repopilot.safety.redact import clean_for_model
 
-TRACE_DIR_ENV = "REPOPILOT_TRACE_DIR"
+DEFAULT_DIR = ".runs"
 _RUN_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
 
 
@@ -50,7 +50,8 @@ def redact_value(value: Any) -> Any:
 class TraceWriter:
     """Appends AgentSteps to a RunTrace and writes it to `<dir>/<run_id>.json`.
 
-    `directory` defaults to $REPOPILOT_TRACE_DIR, else `.runs` in the current directory.
+    `directory` defaults to `.runs` in the current directory (the entry points pass the
+    configured one, REPOPILOT_TRACE_DIR: repopilot/settings.py).
     A trace that cannot be written does not stop the run: `save_error` says why."""
 
     def __init__(
@@ -64,7 +65,7 @@ class TraceWriter:
         if not _RUN_ID.fullmatch(run_id):  # it becomes a file name
             raise ValueError(f"run id {run_id!r}: use letters, digits, '.', '_' or '-'")
         self.trace = RunTrace(run_id=run_id, goal=redact_value(goal), started_at=utcnow())
-        self.directory = Path(directory or os.environ.get(TRACE_DIR_ENV) or ".runs")
+        self.directory = Path(directory or DEFAULT_DIR)
         self.path = self.directory / f"{self.trace.run_id}.json"
         self.save_error: str | None = None
 

@@ -64,12 +64,12 @@ def recorded_run(tmp_path: Path, script=SCRIPT, limits: Limits | None = None):
 
 @pytest.mark.integration
 def test_trace_file_has_exactly_the_contract_5_keys(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPOPILOT_TRACE_DIR", str(tmp_path / "env-runs"))
+    monkeypatch.chdir(tmp_path)
     repo = make_repo(tmp_path / "repo")
     llm = ScriptedLLM([reply(call("list_files")), answer()])
     out = Agent(llm, Toolbox(str(repo))).run("goal text")
     path = Path(out.trace)
-    assert path.parent == tmp_path / "env-runs" and path.name.endswith(".json")
+    assert path.parent == Path(".runs") and path.name.endswith(".json")  # the default place
     data = json.loads(path.read_text())
     assert set(data) == {
         "run_id",

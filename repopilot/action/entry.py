@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from repopilot.action import runner
 from repopilot.action.flows import analyze, post, read_only_token
@@ -43,36 +44,54 @@ from repopilot.github.events import (
     read_event,
 )
 from repopilot.github.origin_setup import HookedTriage, OriginSetup, OriginTriage
+from repopilot.github.runs import LogCaps
 from repopilot.origin.decide import OriginHook
 from repopilot.records import Verdict
 from repopilot.run_records import TriageResult
 from repopilot.safety.redact import clean_for_model
+from repopilot.settings import ConfigError, GitHubSettings, Settings
 from repopilot.trace import TraceWriter
 
 Triage = Callable[[str], list[TriageResult]]
 """The seam to the core: a log file path -> one TriageResult per job in it."""
 
 
-def pipeline_triage(inp: runner.Inputs) -> tuple[HookedTriage, str | None]:
-    """The core pipeline: patterns first, the LLM (if configured) only where allowed; and why
-    the LLM cannot be used (no key, no SDK), or None. That never fails the run: the patterns'
-    verdicts are posted without it."""
+def pipeline_triage(inp: runner.Inputs, settings: Settings) -> tuple[HookedTriage, str | None]:
+    """The core pipeline: patterns first, the LLM (if configured) only where allowed, within the
+    configured agent limits; and why the LLM cannot be used (no key, no SDK), or None. That never
+    fails the run: the patterns' verdicts are posted without it."""
     from repopilot import pipeline
+    from repopilot.agent.limits import Limits
     from repopilot.llm.factory import make_llm
+    from repopilot.proposal.policy import Policy
+    from repopilot.proposal.validate import validator_for
 
     skipped = None
     try:
-        llm = make_llm(inp.llm, inp.model or None)
+        llm = make_llm(settings.llm)
     except (ValueError, ImportError) as exc:
         llm, skipped = None, (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     classifier = pipeline.load_classifier(inp.patterns)
     repo = Path(inp.repo_path or ".")
-    how = pipeline.Escalation(llm, mode=inp.escalate)
+    policy = Policy(exec_path=settings.exec_path)
+    how = pipeline.Escalation(
+        llm,
+        mode=inp.escalate,
+        limits=Limits.configured(settings.agent),
+        validator=lambda checkout: validator_for(checkout, policy),
+        exec_path=settings.exec_path,
+    )
 
     def triage(path: str, origin: OriginHook | None = None) -> list[TriageResult]:
         # Only logs of jobs the API reports failed get here (flows.analyze): never `no_failure`.
         results = pipeline.triage(
-            path, repo, how, classifier=classifier, origin=origin, assume_failed=True
+            path,
+            repo,
+            how,
+            classifier=classifier,
+            trace_dir=settings.trace_dir,
+            origin=origin,
+            assume_failed=True,
         )
         return explained(path, results)
 
@@ -100,17 +119,14 @@ def explained(path: str, results: list[TriageResult]) -> list[TriageResult]:
 
 
 def origin_setup(
-    inp: runner.Inputs, env: Mapping[str, str], with_hook: OriginTriage | None
+    inp: runner.Inputs, settings: Settings, with_hook: OriginTriage | None
 ) -> OriginSetup | None:
     """How failed jobs get their origin (issue 14); None when `origin-budget` is 0 (off).
     `with_hook`: the pipeline taking the origin hook (None: decided after a triage passed in)."""
     from repopilot import pipeline
     from repopilot.origin.signature import signature_text
 
-    try:
-        budget = runner.budget_from(env)
-    except ValueError as exc:
-        raise runner.ConfigError(str(exc)) from exc
+    budget = settings.action.origin_budget
     if budget == 0:
         return None
     classifier = pipeline.load_classifier(inp.patterns)
@@ -118,60 +134,98 @@ def origin_setup(
     def classify(path: str) -> list[Verdict]:
         return [cj.verdict for cj in pipeline.classified_jobs(path, classifier)]
 
-    return OriginSetup(classify, signature_text, budget, with_hook)
+    return OriginSetup(
+        classify, signature_text, budget, with_hook, log_cap=settings.github.max_log_bytes
+    )
 
 
 def main(env: Mapping[str, str] | None = None, triage: Triage | None = None) -> int:
-    """Run once for the event in the environment; the exit status for the runner."""
+    """Run once for the event in the environment; the exit status for the runner.
+
+    The environment is read here, once, into `Settings` (repopilot/settings.py); everything
+    below gets what it needs from that record."""
     env = os.environ if env is None else env
-    trace = TraceWriter(goal=f"action {env.get('GITHUB_EVENT_NAME', '')}", run_id=_trace_id(env))
     try:
-        inp = runner.read_inputs(env)
+        settings = Settings.from_env(env)
+    except ConfigError as exc:
+        return config_failure(env, str(exc))
+    return run(settings, triage)
+
+
+def config_failure(env: Mapping[str, str], message: str) -> int:
+    """The settings could not be read from `env`: the error line, summary and trace anyway."""
+    reporting = _reporting(env)
+    return _failed(reporting, _trace(reporting), message)
+
+
+def _reporting(env: Mapping[str, str]) -> Settings:
+    """When the settings cannot be read: the few plain strings that say where the error line and
+    the trace go (the summary file, the run, the trace directory), read without validation."""
+    github = GitHubSettings(
+        event_name=env.get("GITHUB_EVENT_NAME", ""),
+        step_summary=env.get("GITHUB_STEP_SUMMARY") or None,
+        run_id=env.get("GITHUB_RUN_ID", ""),
+        run_attempt=env.get("GITHUB_RUN_ATTEMPT", ""),
+    )
+    return Settings(github=github, trace_dir=env.get("REPOPILOT_TRACE_DIR", "").strip() or ".runs")
+
+
+def run(settings: Settings, triage: Triage | None = None) -> int:
+    """`main` once the environment is read: the handler for the event, its outputs, summary
+    and trace."""
+    trace = _trace(settings)
+    try:
+        inp = runner.read_inputs(settings)
         data = read_event(inp.event_path)
         if inp.event_name == "workflow_run":
-            result = on_workflow_run(inp, env, parse_run_event(data), triage)
+            result = on_workflow_run(inp, settings, parse_run_event(data), triage)
         elif inp.event_name == "issue_comment":
             result = on_issue_comment(inp, parse_comment_event(data))
         elif inp.event_name in CI_EVENTS:
-            result = on_ci_run(inp, env, data, triage)
+            result = on_ci_run(inp, settings, data, triage)
         else:
             result = Outcome(
                 "ignored", f"RepoPilot has nothing to do on `{inp.event_name}` events."
             )
-    except (runner.ConfigError, EventError, PatternError, ResultFileError) as exc:
-        return _failed(env, trace, str(exc))
+    except (ConfigError, EventError, PatternError, ResultFileError) as exc:
+        return _failed(settings, trace, str(exc))
     except Exception as exc:
         message = describe_api_error(exc)
         if message is None:
             raise
-        return _failed(env, trace, message)
+        return _failed(settings, trace, message)
     trace.add(
         "decision", tool_name=inp.event_name, result={"outcome": result.outcome, **result.details}
     )
     trace.finish(result.outcome)
-    runner.write_outputs(env, result.outputs)
-    runner.write_summary(env, result.summary)
+    runner.write_outputs(settings.github.output, result.outputs)
+    runner.write_summary(settings.github.step_summary, result.summary)
     return 0
 
 
-def _failed(env: Mapping[str, str], trace: TraceWriter, message: str) -> int:
+def _failed(settings: Settings, trace: TraceWriter, message: str) -> int:
     trace.add("error", error=message)
     trace.finish("error")
-    return runner.fail(env, message)
+    return runner.fail(settings.github.step_summary, message)
 
 
-def _trace_id(env: Mapping[str, str]) -> str | None:
-    run = env.get("GITHUB_RUN_ID")
-    return f"action-{run}-{env.get('GITHUB_RUN_ATTEMPT', '1')}" if run else None
+def _trace(settings: Settings) -> TraceWriter:
+    """The Action's own trace, `action-<run id>-<attempt>` when the runner says which run."""
+    gh = settings.github
+    return TraceWriter(
+        goal=f"action {gh.event_name}",
+        run_id=f"action-{gh.run_id}-{gh.run_attempt or '1'}" if gh.run_id else None,
+        directory=settings.trace_dir,
+    )
 
 
 def on_workflow_run(
-    inp: runner.Inputs, env: Mapping[str, str], event: RunEvent, triage: Triage | None
+    inp: runner.Inputs, settings: Settings, event: RunEvent, triage: Triage | None
 ) -> Outcome:
     run = event.workflow_run
     if run.conclusion == "success" and inp.mode != "analyze":
         gh, bot = client_for(inp)
-        if is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
+        if is_own_run(event, settings.github.workflow_ref, bot):
             return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own.")
         return resolve_comment(
             inp, gh.get_repo(event.repository.full_name or inp.repository), event, bot
@@ -181,30 +235,31 @@ def on_workflow_run(
             "ignored", f"RepoPilot: run {run.id} concluded `{run.conclusion}`; nothing to do."
         )
     gh, bot = client_for(inp)
-    if is_own_run(event, env.get("GITHUB_WORKFLOW_REF"), bot):
+    if is_own_run(event, settings.github.workflow_ref, bot):
         return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own; not triaged.")
-    return triage_and_post(inp, env, event, triage, gh, bot)
+    return triage_and_post(inp, settings, event, triage, gh, bot)
 
 
-def on_ci_run(
-    inp: runner.Inputs, env: Mapping[str, str], data: dict, triage: Triage | None
-) -> Outcome:
+def on_ci_run(inp: runner.Inputs, settings: Settings, data: dict, triage: Triage | None) -> Outcome:
     """The same-workflow mode: triage the run this job belongs to; no failed job (a job with
     `if: always()`) means the run is passing, and an existing comment is marked resolved."""
-    event = ci_run_event(inp.event_name, data, env, inp.server_url)
+    event = ci_run_event(inp.event_name, data, settings.github)
     gh, bot = client_for(inp)
     if is_own_run(event, None, bot):
         return Outcome("ignored", f"RepoPilot: run {event.workflow_run.id} is RepoPilot's own.")
-    return triage_and_post(inp, env, event, triage, gh, bot, same_run=True)
+    return triage_and_post(inp, settings, event, triage, gh, bot, same_run=True)
 
 
-def _analyze(inp, env, repo, event: RunEvent, triage: Triage | None) -> RunResult:
+def _analyze(
+    inp: runner.Inputs, settings: Settings, repo: Any, event: RunEvent, triage: Triage | None
+) -> RunResult:
     skipped = None
+    caps = LogCaps(settings.github.max_log_bytes, settings.github.max_zip_bytes)
     if triage is None:
-        own, skipped = pipeline_triage(inp)
-        found = analyze(repo, event, own, origin_setup(inp, env, own))
+        own, skipped = pipeline_triage(inp, settings)
+        found = analyze(repo, event, own, origin_setup(inp, settings, own), caps)
     else:
-        found = analyze(repo, event, triage, origin_setup(inp, env, None))
+        found = analyze(repo, event, triage, origin_setup(inp, settings, None), caps)
     status = llm_status(inp.llm, skipped, found.results)
     if status.skipped:
         runner.warning(
@@ -216,7 +271,7 @@ def _analyze(inp, env, repo, event: RunEvent, triage: Triage | None) -> RunResul
 
 def triage_and_post(
     inp: runner.Inputs,
-    env: Mapping[str, str],
+    settings: Settings,
     event: RunEvent,
     triage: Triage | None,
     gh,
@@ -229,7 +284,7 @@ def triage_and_post(
     if inp.mode == "post":
         found = load_result(inp.result_file, full_name, run.id)
     else:
-        found = _analyze(inp, env, repo, event, triage)
+        found = _analyze(inp, settings, repo, event, triage)
     outputs, details = _outputs(found), {"run_id": run.id, "jobs": [j.id for j in found.jobs]}
     details["job_traces"] = [j.result.trace for j in found.jobs]
     details["origins"] = [

@@ -22,7 +22,9 @@ from repopilot.github.origin import OriginLookup
 from repopilot.github.origin_setup import OriginSetup
 from repopilot.github.prs import PullRef, bot_comments, find_pull, upsert_comment
 from repopilot.github.runs import (
+    DEFAULT_CAPS,
     FailedJob,
+    LogCaps,
     LogUnavailable,
     cleanup,
     failed_jobs,
@@ -50,11 +52,16 @@ class Posted:
 
 
 def analyze(
-    repo: Repository, event: RunEvent, triage: Triage, origin: OriginSetup | None = None
+    repo: Repository,
+    event: RunEvent,
+    triage: Triage,
+    origin: OriginSetup | None = None,
+    caps: LogCaps = DEFAULT_CAPS,
 ) -> RunResult:
     """Triage every failed job of the run's latest attempt; a lost job log falls back to the
     run's zip, and a job with no log at all still gets an entry saying so. With `origin`, each
-    failed job also gets its origin (github/origin.py), within that setup's request budget."""
+    failed job also gets its origin (github/origin.py), within that setup's request budget.
+    Downloads obey `caps` (REPOPILOT_MAX_LOG_BYTES, REPOPILOT_MAX_ZIP_BYTES)."""
     run = event.workflow_run
     jobs = failed_jobs(repo, run.id)
     workdir = fresh_workdir()
@@ -64,7 +71,7 @@ def analyze(
     try:
         for job in jobs:
             try:
-                fetched = fetch_job_log(repo, job, workdir)
+                fetched = fetch_job_log(repo, job, workdir, caps.job)
             except LogUnavailable as why:
                 reason = str(why)
             else:
@@ -75,7 +82,8 @@ def analyze(
             if zip_results is None:
                 try:
                     each = lookup.bind(triage, None) if lookup else triage
-                    zip_results = _safe(each, str(fetch_run_zip(repo, run.id, workdir).path))
+                    fetched = fetch_run_zip(repo, run.id, workdir, caps.run_zip)
+                    zip_results = _safe(each, str(fetched.path))
                 except LogUnavailable as why:
                     zip_results, reason = [], f"{reason}; {why}"
             found = _pick(zip_results, job.name) or _no_log(job, reason)

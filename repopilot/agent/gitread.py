@@ -2,7 +2,8 @@
 
 git runs from an argument list (no shell), without a pager, with hooks, fsmonitor, external diff
 drivers and textconv filters turned off, without user or system config, and with a timeout. The
-checkout's own `.git/config` is written by the checkout step, not by the pull request.
+checkout's own `.git/config` is written by the checkout step, not by the pull request. Nothing of
+the caller's environment reaches git but the PATH it is found on (`exec_path`, from the settings).
 """
 
 from __future__ import annotations
@@ -17,19 +18,20 @@ GIT_TIMEOUT_S = 20.0
 
 
 class GitReader:
-    """git over the checkout at `root` (a real path); `base_ref` is the PR base, None if unknown."""
+    """git over the checkout at `root` (a real path); `base_ref` is the PR base, None if unknown;
+    `exec_path` the PATH git is looked up on (the entry point's `Settings.exec_path`)."""
 
-    def __init__(self, root: str, base_ref: str | None):
-        self.root, self.base_ref = root, base_ref
+    def __init__(self, root: str, base_ref: str | None, exec_path: str = os.defpath):
+        self.root, self.base_ref, self.exec_path = root, base_ref, exec_path
 
     def run(self, *args: str) -> str:
         """stdout of `git <args>`; ToolError with git's first error line when it fails."""
-        git = shutil.which("git") or "git"
+        git = shutil.which("git", path=self.exec_path) or "git"
         cmd = [git, "--no-pager", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"]
         cmd += ["-c", f"safe.directory={self.root}", "-c", "log.showSignature=false"]
         cmd += ["-C", self.root, *args]
         env = {"GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1", "HOME": os.devnull}
-        env["PATH"] = os.environ.get("PATH", "/usr/bin:/bin")
+        env["PATH"] = self.exec_path
         try:
             proc = subprocess.run(
                 cmd, capture_output=True, timeout=GIT_TIMEOUT_S, env=env, stdin=subprocess.DEVNULL

@@ -3,14 +3,16 @@ per field (DESIGN.md defaults). `repopilot.agent.guards` checks them against one
 
 A run limit ends the run cleanly with a stop reason in the outcome and the trace; none raises.
 Per-call limits (bytes, lines, seconds of one tool call) cut the output with a marker instead.
-Override from the environment with `Limits.from_env()` (REPOPILOT_MAX_STEPS, REPOPILOT_MAX_TOKENS,
-REPOPILOT_WALL_CLOCK_S) or by passing fields directly.
+The entry points override the defaults with `Limits.configured(settings.agent)` (REPOPILOT_MAX_STEPS,
+REPOPILOT_MAX_TOKENS, REPOPILOT_WALL_CLOCK_S, read and checked in repopilot/settings.py); tests and
+library callers pass fields directly.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, replace
+
+from repopilot.settings import AgentSettings
 
 
 @dataclass(frozen=True)
@@ -74,27 +76,13 @@ class Limits:
     """Characters of the model's diagnosis kept; it is printed and posted, so it is bounded."""
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> Limits:
-        """Defaults overridden by REPOPILOT_MAX_STEPS / _MAX_TOKENS / _WALL_CLOCK_S.
-
-        A value that is not a positive number raises ValueError naming the variable."""
-        env = dict(os.environ if env is None else env)
-        names = {
-            "max_steps": "REPOPILOT_MAX_STEPS",
-            "max_tokens": "REPOPILOT_MAX_TOKENS",
-            "wall_clock_s": "REPOPILOT_WALL_CLOCK_S",
-        }
-        types = {f.name: f.type for f in fields(cls)}
-        values: dict[str, float | int] = {}
-        for field, var in names.items():
-            raw = env.get(var, "").strip()
-            if not raw:
-                continue
-            try:
-                value = float(raw) if types[field] == "float" else int(raw)
-            except ValueError:
-                raise ValueError(f"{var}={raw!r}: not a number") from None
-            if value <= 0:
-                raise ValueError(f"{var}={raw!r}: must be positive")
-            values[field] = value
-        return cls(**values)  # type: ignore[arg-type]
+    def configured(cls, agent: AgentSettings) -> Limits:
+        """The defaults, with what the settings override (a None there keeps the default)."""
+        limits = cls()
+        if agent.max_steps is not None:
+            limits = replace(limits, max_steps=agent.max_steps)
+        if agent.max_tokens is not None:
+            limits = replace(limits, max_tokens=agent.max_tokens)
+        if agent.wall_clock_s is not None:
+            limits = replace(limits, wall_clock_s=agent.wall_clock_s)
+        return limits

@@ -9,6 +9,7 @@ network.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -57,9 +58,10 @@ class Toolbox:
         log: LogSource | None = None,
         limits: Limits | None = None,
         clock: Callable[[], float] = time.monotonic,
+        exec_path: str = os.defpath,
     ):
         self.sandbox = Sandbox(root)
-        self.git = GitReader(self.sandbox.root, base_ref)
+        self.git = GitReader(self.sandbox.root, base_ref, exec_path)  # PATH git is found on
         self.log = log
         self.limits = limits or Limits()
         self.clock = clock

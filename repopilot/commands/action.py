@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+
+from repopilot.settings import Settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,7 +18,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    from repopilot.action.entry import main
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from repopilot.action.entry import run as run_action
 
-    return main()
+    return run_action(settings)
+
+
+def config_error(message: str) -> int:
+    """A variable or input the settings refuse: the Action's `::error::` line, summary and trace."""
+    from repopilot.action.entry import config_failure
+
+    return config_failure(os.environ, message)

@@ -23,6 +23,7 @@ from repopilot.engine.measure.evaluate import (
     evaluate_logchunks,
 )
 from repopilot.errors import EvalError, PatternError, UsageError
+from repopilot.settings import Settings
 
 # (metric, comparison, threshold): the targets on the shared corpus
 Target = tuple[str, str, float]
@@ -68,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         )
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     if not args.dir.is_dir():
         raise UsageError(f"{args.dir}: not a directory")
     if args.learn:
@@ -76,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
 
         return eval_learn(args)
     try:
-        classify = default_classifier(args.patterns)
+        configured = settings.engine.patterns
+        classify = default_classifier(args.patterns or (Path(configured) if configured else None))
         if args.corpus == "gha":
             report = evaluate_gha(classify, args.dir, args.labels)
         else:

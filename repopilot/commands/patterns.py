@@ -18,6 +18,7 @@ import regex
 
 from repopilot.engine.library.loader import Pattern, check_examples, default_dir, load_file
 from repopilot.errors import PatternError, UsageError
+from repopilot.settings import Settings
 
 SLOW_MS = 5.0  # a regex over one 8 KiB line should take well under a millisecond
 _TIMEOUT = 0.25  # seconds; a regex still running by then is reported as pathological
@@ -61,8 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             )
 
 
-def run(args: argparse.Namespace) -> int:
-    root = args.patterns or default_dir()
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    configured = settings.engine.patterns
+    root = args.patterns or (Path(configured) if configured else default_dir())
     if not root.is_dir():
         raise UsageError(f"{root}: pattern directory not found")
     files = sorted(root.glob("*.yaml")) + sorted(root.glob("*.yml"))

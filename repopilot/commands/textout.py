@@ -1,12 +1,11 @@
 """Shared bits of the CLI's text output: how a verdict's decision reads, and colour.
 
 Colour only on a terminal and never when `NO_COLOR` is set to anything non-empty (no-color.org's
-convention); pipes, files and CI logs get plain text.
+convention, read into `Settings.no_color`); pipes, files and CI logs get plain text.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import TextIO
 
@@ -15,9 +14,9 @@ from repopilot.records import INFRA_CATEGORIES, Verdict
 _CODES = {"bold": "1", "red": "31", "green": "32", "yellow": "33", "dim": "2"}
 
 
-def use_colour(stream: TextIO | None = None) -> bool:
+def use_colour(stream: TextIO | None = None, no_color: bool = False) -> bool:
     stream = sys.stdout if stream is None else stream
-    if os.environ.get("NO_COLOR"):
+    if no_color:
         return False
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())

@@ -16,6 +16,7 @@ from typing import Any
 from repopilot.agent.steps import ModelReply, ToolOutput, read
 from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.run_records import AgentStep, RunTrace
+from repopilot.settings import Settings
 from repopilot.trace import load, summary
 
 
@@ -35,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rep.add_argument("--log", metavar="PATH", help="with --repo: the job log get_log reads")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         trace = load(args.file)
     except TraceError as exc:
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     try:
-        new, divergence = replay(trace, **_live(args))
+        new, divergence = replay(trace, **_live(args, settings.exec_path))
     except FileNotFoundError as exc:  # a prompt version this install does not have
         raise UsageError(f"{args.file}: cannot replay: {exc}") from None
     if divergence is None:
@@ -64,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
     return 1
 
 
-def _live(args: argparse.Namespace) -> dict[str, Any]:
-    """Real tools and validator for `--repo`; nothing (recorded answers) without it."""
+def _live(args: argparse.Namespace, exec_path: str) -> dict[str, Any]:
+    """Real tools and validator for `--repo` (git found on `exec_path`); nothing (recorded
+    answers) without it."""
     if not args.repo:
         if args.base or args.log:
             raise UsageError("--base and --log need --repo")
@@ -73,6 +75,7 @@ def _live(args: argparse.Namespace) -> dict[str, Any]:
     from repopilot.agent.sandbox import SandboxError
     from repopilot.agent.tools import Toolbox
     from repopilot.logs.reader import iter_lines, open_logs
+    from repopilot.proposal.policy import Policy
     from repopilot.proposal.validate import validator_for
 
     log = None
@@ -83,10 +86,11 @@ def _live(args: argparse.Namespace) -> dict[str, Any]:
             raise UsageError(str(exc)) from None
         log = lambda: iter_lines(job)  # noqa: E731
     try:
-        tools = Toolbox(args.repo, base_ref=args.base, log=log)
+        tools = Toolbox(args.repo, base_ref=args.base, log=log, exec_path=exec_path)
     except SandboxError as exc:
         raise UsageError(str(exc)) from None
-    return {"tools": tools, "validate": validator_for(Path(args.repo))}
+    policy = Policy(exec_path=exec_path)
+    return {"tools": tools, "validate": validator_for(Path(args.repo), policy)}
 
 
 def _clock(ts: str) -> datetime | None:

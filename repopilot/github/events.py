@@ -7,13 +7,13 @@ ever compared or passed to the API as a value, never interpolated into code or a
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from repopilot.comment.command import parse_command as _parse_command
+from repopilot.settings import GitHubSettings
 
 FAILED_CONCLUSIONS = frozenset({"failure", "timed_out"})
 APPLIED_TRAILER = "RepoPilot-Proposal:"
@@ -160,20 +160,19 @@ def is_own_run(event: RunEvent, own_workflow_ref: str | None, bot: str) -> bool:
 CI_EVENTS = frozenset({"push", "pull_request"})
 
 
-def ci_run_event(
-    name: str, data: dict[str, Any], env: Mapping[str, str], server_url: str
-) -> RunEvent:
+def ci_run_event(name: str, data: dict[str, Any], github: GitHubSettings) -> RunEvent:
     """The same-workflow mode: RepoPilot is a job of the user's own CI workflow (`needs:` +
     `if: failure()`) on `push` or `pull_request`, and triages the current run, GITHUB_RUN_ID.
     The payload is read into the `workflow_run` shape the rest of the Action knows: the PR head
     (not the merge commit GITHUB_SHA points at) is the head a fix is proposed against."""
+    server_url = github.server_url
     try:
-        run_id = int(env.get("GITHUB_RUN_ID", ""))
-        attempt = int(env.get("GITHUB_RUN_ATTEMPT", "1") or "1")
+        run_id = int(github.run_id)
+        attempt = int(github.run_attempt or "1")
     except ValueError as exc:
         raise EventError("GITHUB_RUN_ID / GITHUB_RUN_ATTEMPT: expected numbers") from exc
     repo = data.get("repository") or {}
-    full = repo.get("full_name") or env.get("GITHUB_REPOSITORY", "")
+    full = repo.get("full_name") or github.repository
     run: dict[str, Any] = {
         "id": run_id,
         "run_attempt": attempt,
@@ -193,7 +192,7 @@ def ci_run_event(
     else:
         ref = str(data.get("ref") or "")
         run.update(
-            head_sha=data.get("after") or env.get("GITHUB_SHA", ""),
+            head_sha=data.get("after") or github.sha,
             head_branch=ref.removeprefix("refs/heads/") if ref.startswith("refs/heads/") else None,
             head_repository=repo,
             head_commit=data.get("head_commit"),

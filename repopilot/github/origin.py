@@ -119,7 +119,7 @@ class OriginLookup:
             failed = FailedJob(int(job["id"]), str(job["name"]), str(job["conclusion"]), None)
             self._spend()  # the job log endpoint's 302; the storage download is not the API
             try:
-                path = fetch_job_log(self.repo, failed, self.workdir).path
+                path = fetch_job_log(self.repo, failed, self.workdir, self.setup.log_cap).path
             except LogUnavailable:
                 return None  # expired or refused: this base job cannot be compared
             try:

@@ -10,6 +10,7 @@ from typing import Protocol
 from repopilot.origin.decide import OriginHook
 from repopilot.records import Verdict
 from repopilot.run_records import TriageResult
+from repopilot.settings import DEFAULT_LOG_CAP
 
 DEFAULT_BUDGET = 30
 
@@ -37,3 +38,5 @@ class OriginSetup:
     sign: Signer
     budget: int = DEFAULT_BUDGET
     triage: OriginTriage | None = None
+    log_cap: int = DEFAULT_LOG_CAP
+    """Bytes of a base-branch job log downloaded (REPOPILOT_MAX_LOG_BYTES)."""

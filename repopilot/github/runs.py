@@ -7,7 +7,6 @@ under byte caps so memory stays constant whatever the log size.
 
 from __future__ import annotations
 
-import os
 import shutil
 import urllib.parse
 import urllib.request
@@ -18,9 +17,9 @@ from typing import Literal
 from github import GithubException
 from github.Repository import Repository
 
+from repopilot.settings import DEFAULT_LOG_CAP, DEFAULT_ZIP_CAP
+
 FAILED = frozenset({"failure", "timed_out"})
-DEFAULT_LOG_CAP = 512 * 1024 * 1024
-DEFAULT_ZIP_CAP = 1024 * 1024 * 1024
 _CHUNK = 64 * 1024
 
 
@@ -42,6 +41,17 @@ class FetchedLog:
     path: Path
     kind: Literal["job", "run-zip"]
     truncated: bool
+
+
+@dataclass(frozen=True)
+class LogCaps:
+    """Download caps in bytes: a job's text log is cut there, a larger run zip is refused."""
+
+    job: int = DEFAULT_LOG_CAP  # REPOPILOT_MAX_LOG_BYTES
+    run_zip: int = DEFAULT_ZIP_CAP  # REPOPILOT_MAX_ZIP_BYTES
+
+
+DEFAULT_CAPS = LogCaps()
 
 
 class LogUnavailable(Exception):
@@ -92,10 +102,9 @@ def download(url: str, dest: Path, cap: int, timeout: float = 60.0) -> bool:
 
 
 def fetch_job_log(
-    repo: Repository, job: FailedJob, workdir: Path, cap: int | None = None
+    repo: Repository, job: FailedJob, workdir: Path, cap: int = DEFAULT_LOG_CAP
 ) -> FetchedLog:
-    """The job's own text log, via its 302."""
-    cap = cap or int(os.environ.get("REPOPILOT_MAX_LOG_BYTES", DEFAULT_LOG_CAP))
+    """The job's own text log, via its 302, cut at `cap` bytes (REPOPILOT_MAX_LOG_BYTES)."""
     dest = workdir / f"job-{job.id}.log"
     try:
         url = _location(repo, f"/actions/jobs/{job.id}/logs")
@@ -106,10 +115,10 @@ def fetch_job_log(
 
 
 def fetch_run_zip(
-    repo: Repository, run_id: int, workdir: Path, cap: int | None = None
+    repo: Repository, run_id: int, workdir: Path, cap: int = DEFAULT_ZIP_CAP
 ) -> FetchedLog:
-    """The whole run's logs zip (fallback when a job log is gone); a cut zip is unusable."""
-    cap = cap or int(os.environ.get("REPOPILOT_MAX_ZIP_BYTES", DEFAULT_ZIP_CAP))
+    """The whole run's logs zip (fallback when a job log is gone); a cut zip is unusable, so one
+    over `cap` bytes (REPOPILOT_MAX_ZIP_BYTES) is refused."""
     dest = workdir / f"run-{run_id}.zip"
     try:
         url = _location(repo, f"/actions/runs/{run_id}/logs")

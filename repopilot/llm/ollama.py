@@ -9,7 +9,6 @@ becomes `ToolsUnsupported`, and the loop falls back to the JSON-in-text protocol
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -21,10 +20,11 @@ from repopilot.safety.jsonbound import MAX_JSON_DEPTH, depth_of, json_limit
 
 INSTALL_HINT = "the ollama provider needs the ollama package: pip install 'repopilot[ollama]'"
 DEFAULT_NUM_CTX = 16384
+DEFAULT_HOST = "http://localhost:11434"  # the SDK's own default
 
 
 class OllamaChat(RetryingAdapter):
-    """`LLM` over Ollama. `host` defaults to OLLAMA_HOST (then the SDK's localhost:11434).
+    """`LLM` over Ollama. `host`: the settings' OLLAMA_HOST, else localhost:11434.
 
     `num_ctx` sets the context window: Ollama's default (2-4k tokens) silently drops the start of a
     longer prompt, which is where the system prompt and the evidence are. None leaves the server's.
@@ -50,7 +50,7 @@ class OllamaChat(RetryingAdapter):
             raise ImportError(INSTALL_HINT) from exc
         self._ollama = ollama
         self._httpx = httpx
-        self.host = host or os.environ.get("OLLAMA_HOST") or "http://localhost:11434"
+        self.host = host or DEFAULT_HOST
         super().__init__(model, self.host, max_retries=max_retries, retry=retry, sleep=sleep)
         # The SDK's ResponseError drops the headers; a response hook keeps them for Retry-After.
         self._last_headers: dict[str, str] = {}

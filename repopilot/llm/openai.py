@@ -8,7 +8,6 @@ off: retries go through `RetryingAdapter` so their behaviour is ours and testabl
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,7 +22,8 @@ INSTALL_HINT = "the openai provider needs the openai package: pip install 'repop
 
 
 class OpenAIChat(RetryingAdapter):
-    """`LLM` over Chat Completions. `api_key`/`base_url` default to OPENAI_API_KEY/OPENAI_BASE_URL.
+    """`LLM` over Chat Completions. `api_key`/`base_url`: the settings' OPENAI_API_KEY and
+    OPENAI_BASE_URL (repopilot/settings.py); no key is needed when a base URL is given.
 
     `timeout` is per HTTP attempt in seconds; `max_retries`, `retry` and `sleep` as in
     `RetryingAdapter`.
@@ -45,8 +45,7 @@ class OpenAIChat(RetryingAdapter):
         except ImportError as exc:
             raise ImportError(INSTALL_HINT) from exc
         self._openai = openai
-        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        api_key = api_key or os.environ.get("OPENAI_API_KEY") or None
+        base_url, api_key = base_url or None, api_key or None
         if api_key is None:
             if base_url is None:
                 raise ValueError(

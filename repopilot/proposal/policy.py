@@ -39,6 +39,9 @@ class Policy:
     """Extra fnmatch globs (case-insensitive, `*` crosses `/`) refused as `protected-path`."""
     git_timeout: float = 20.0
     """Seconds each git call may take."""
+    exec_path: str = os.defpath
+    """The PATH git is found on (the entry point's `Settings.exec_path`); nothing else of the
+    caller's environment reaches git."""
 
 
 DEFAULT_POLICY = Policy()
@@ -71,10 +74,13 @@ def check_path(path: str, policy: Policy = DEFAULT_POLICY) -> None:
         raise Refused("protected-path", f"{path}: changes to this path are not proposed")
 
 
-def _git(args: list[str], cwd: Path, diff: str, timeout: float) -> subprocess.CompletedProcess:
-    # Nothing from the caller's GIT_* environment or global config may change what git reads.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
+def _git(args: list[str], cwd: Path, diff: str, policy: Policy) -> subprocess.CompletedProcess:
+    # Nothing from the caller's GIT_* environment or global config may change what git reads:
+    # git gets its PATH and these variables, no more.
+    timeout = policy.git_timeout
+    env = dict(
+        PATH=policy.exec_path,
+        HOME=os.devnull,
         GIT_CONFIG_NOSYSTEM="1",
         GIT_CONFIG_GLOBAL=os.devnull,
         GIT_CEILING_DIRECTORIES=str(cwd.resolve().parent),  # never a repository above cwd
@@ -90,9 +96,9 @@ def _git(args: list[str], cwd: Path, diff: str, timeout: float) -> subprocess.Co
         raise Refused("does-not-apply", f"git apply could not run: {exc}") from exc
 
 
-def _git_paths(diff: str, cwd: Path, timeout: float) -> set[str]:
+def _git_paths(diff: str, cwd: Path, policy: Policy) -> set[str]:
     """The paths git itself reads from the diff (`--numstat -z`: target, or source if deleted)."""
-    done = _git(["--numstat", "-z", "-"], cwd, diff, timeout)
+    done = _git(["--numstat", "-z", "-"], cwd, diff, policy)
     if done.returncode:
         raise Refused("parse-error", _first_line(done.stderr, "git cannot read the diff"))
     return {
@@ -170,11 +176,11 @@ def check(
         raise Refused("parse-error", "unidiff and the strict reader disagree on this diff")
     mentioned = {n for s in sections for n in s.names}
     with tempfile.TemporaryDirectory(prefix="repopilot-diff-") as scratch:
-        for path in _git_paths(diff, repo or Path(scratch), policy.git_timeout) - mentioned:
+        for path in _git_paths(diff, repo or Path(scratch), policy) - mentioned:
             raise Refused("parse-error", f"git reads path {path!r} that the diff does not name")
     if repo is not None:
         _inside(repo, sorted(mentioned))
-        done = _git(["--check", "-"], repo, diff, policy.git_timeout)
+        done = _git(["--check", "-"], repo, diff, policy)
         if done.returncode:
             raise Refused("does-not-apply", _first_line(done.stderr, "git apply --check failed"))
     return sections

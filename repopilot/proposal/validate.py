@@ -44,6 +44,8 @@ def validate(
     )
 
 
-def validator_for(repo: Path | None) -> Callable[[str], Proposal | Rejection]:
-    """The diff check an agent run uses: `validate` against `repo`."""
-    return lambda diff: validate(diff, repo)
+def validator_for(
+    repo: Path | None, policy: Policy = DEFAULT_POLICY
+) -> Callable[[str], Proposal | Rejection]:
+    """The diff check an agent run uses: `validate` against `repo` (under `policy`)."""
+    return lambda diff: validate(diff, repo, policy=policy)

@@ -32,7 +32,6 @@ def world(tmp_path, monkeypatch):
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY"):
         monkeypatch.delenv(name, raising=False)
         monkeypatch.delenv(name.lower(), raising=False)
-    monkeypatch.setenv("REPOPILOT_TRACE_DIR", str(tmp_path / "runs"))
     monkeypatch.chdir(tmp_path)
     state = State(bot=BOT)
     with GitHubServer(state) as gh:
@@ -61,12 +60,14 @@ def run(tmp: Path, gh, facts, llm) -> tuple[int, dict, str]:
         "INPUT_LLM": "openai",
         **CLIENT_WAITS,
         "REPOPILOT_GITHUB_PACE": "0",
+        "REPOPILOT_TRACE_DIR": str(tmp / "runs"),
     }
     classifier = pipeline.load_classifier()
 
     def triage(path: str, origin=None):
         how = pipeline.Escalation(llm)
-        return entry.explained(path, pipeline.triage(path, tmp, how, classifier=classifier))
+        found = pipeline.triage(path, tmp, how, classifier=classifier, trace_dir=tmp / "runs")
+        return entry.explained(path, found)
 
     code = entry.main(env, triage)
     return code, parse_outputs(out.read_text()), summary.read_text()

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from repopilot.action import runner
+from repopilot.settings import Settings
 from tests.paths import REPO_ROOT
 
 pytestmark = pytest.mark.unit
@@ -54,7 +55,9 @@ def test_the_runner_reads_the_composite_inputs_as_the_docker_ones() -> None:
         name = re.fullmatch(r"\$\{\{ inputs\.([a-z-]+) \}\}", expr).group(1)
         composite[key] = values[name]
     docker = dict(base, **{f"INPUT_{n.upper()}": v for n, v in values.items()})
-    assert runner.read_inputs(composite) == runner.read_inputs(docker)
+    assert runner.read_inputs(Settings.from_env(composite)) == runner.read_inputs(
+        Settings.from_env(docker)
+    )
 
 
 def test_every_step_of_the_action_is_pinned_and_no_expression_reaches_a_shell() -> None:

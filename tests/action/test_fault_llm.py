@@ -69,7 +69,6 @@ def world(tmp_path, monkeypatch):
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY"):
         monkeypatch.delenv(name, raising=False)
         monkeypatch.delenv(name.lower(), raising=False)
-    monkeypatch.setenv("REPOPILOT_TRACE_DIR", str(tmp_path / "runs"))
     monkeypatch.chdir(tmp_path)
     state = State(bot=BOT)
     with GitHubServer(state) as gh, OpenAIServer() as llm:
@@ -99,12 +98,13 @@ def run_in_process(tmp: Path, gh, facts, llm_client, repo: Path):
         "INPUT_GITHUB-TOKEN": "ghs_loopbacktesttoken0123456789",
         **CLIENT_WAITS,
         "REPOPILOT_GITHUB_PACE": "0",  # main(env) reads these from env, not from os.environ
+        "REPOPILOT_TRACE_DIR": str(tmp / "runs"),
     }
     classifier = pipeline.load_classifier(library(tmp))
 
     def triage(path: str):
         how = pipeline.Escalation(llm_client, validator=validator_for)
-        return pipeline.triage(path, repo, how, classifier=classifier)
+        return pipeline.triage(path, repo, how, classifier=classifier, trace_dir=tmp / "runs")
 
     code = entry.main(env, triage)
     return code, parse_outputs(out.read_text()), summary.read_text()

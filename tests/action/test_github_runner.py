@@ -12,6 +12,7 @@ from repopilot.github.events import (
     parse_run_event,
     read_event,
 )
+from repopilot.settings import ConfigError, Settings
 from tests.loopback.github_action import parse_outputs
 from tests.loopback.github_server import fixture
 
@@ -29,7 +30,7 @@ def test_inputs_keep_hyphens_and_fall_back_to_contract_2():
         "INPUT_APPROVERS": "admin, maintain",
         "INPUT_ESCALATE": "unknown",
     }
-    inp = runner.read_inputs(env)
+    inp = runner.read_inputs(Settings.from_env(env))
     assert inp.token == "t" and inp.bot_login == "app[bot]" and inp.llm == "ollama"
     assert inp.approvers == {"admin", "maintain"} and inp.escalate == "auto"
     assert inp.api_url == "https://api.github.com" and not inp.dry_run and inp.mode == "all"
@@ -45,22 +46,20 @@ def test_inputs_keep_hyphens_and_fall_back_to_contract_2():
     ],
 )
 def test_bad_inputs_name_themselves(env, where):
-    with pytest.raises(runner.ConfigError, match=where):
-        runner.read_inputs({**BASE, **env})
+    with pytest.raises(ConfigError, match=where):
+        runner.read_inputs(Settings.from_env({**BASE, **env}))
 
 
 def test_outputs_use_unforgeable_delimiters(tmp_path):
     out = tmp_path / "out"
     hostile = "a\nghadelimiter_x\ncategory<<EOF\nforged\nEOF"
-    runner.write_outputs(
-        {"GITHUB_OUTPUT": str(out)}, {"category": "test_failure", "title": hostile}
-    )
+    runner.write_outputs(str(out), {"category": "test_failure", "title": hostile})
     assert parse_outputs(out.read_text()) == {"category": "test_failure", "title": hostile}
 
 
 def test_fail_prints_one_escaped_error_line(tmp_path, capsys):
     summary = tmp_path / "s.md"
-    code = runner.fail({"GITHUB_STEP_SUMMARY": str(summary)}, "bad\n::warning::x 100%")
+    code = runner.fail(str(summary), "bad\n::warning::x 100%")
     lines = capsys.readouterr().out.splitlines()
     assert code == 1 and len(lines) == 1 and lines[0].startswith("::error::")
     assert "::warning::" in lines[0] and "%25" in lines[0]

@@ -7,6 +7,7 @@ import pytest
 from repopilot.agent.limits import Limits
 from repopilot.agent.prompt import PROMPT_VERSION, load, render_goal, system_prompt
 from repopilot.records import Evidence, Verdict
+from repopilot.settings import Settings
 from tests.agent.test_agent_support import CANARY
 
 pytestmark = pytest.mark.unit
@@ -23,14 +24,15 @@ def test_limits_from_env():
         "REPOPILOT_MAX_TOKENS": "9000",
         "REPOPILOT_WALL_CLOCK_S": "2.5",
     }
-    assert Limits.from_env(env) == Limits(max_steps=5, max_tokens=9000, wall_clock_s=2.5)
-    assert Limits.from_env({}) == Limits()
+    got = Limits.configured(Settings.from_env(env).agent)
+    assert got == Limits(max_steps=5, max_tokens=9000, wall_clock_s=2.5)
+    assert Limits.configured(Settings.from_env({}).agent) == Limits()
 
 
 @pytest.mark.parametrize("value", ["many", "0", "-3"])
 def test_bad_limit_names_the_variable(value):
     with pytest.raises(ValueError, match="REPOPILOT_MAX_STEPS"):
-        Limits.from_env({"REPOPILOT_MAX_STEPS": value})
+        Settings.from_env({"REPOPILOT_MAX_STEPS": value})
 
 
 def test_system_prompt_lists_the_taxonomy_and_the_fence_rule():

@@ -264,6 +264,7 @@ def test_the_log_summary_never_starts_a_line_with_attacker_text():
 
 def test_a_push_event_reads_as_the_current_run():
     from repopilot.github.events import ci_run_event, is_own_run
+    from repopilot.settings import Settings
 
     data = {
         "ref": "refs/heads/feature",
@@ -273,13 +274,13 @@ def test_a_push_event_reads_as_the_current_run():
         "sender": {"login": "dev"},
     }
     env = {"GITHUB_RUN_ID": "77", "GITHUB_RUN_ATTEMPT": "2"}
-    event = ci_run_event("push", data, env, "https://github.com")
+    event = ci_run_event("push", data, Settings.from_env(env).github)
     run = event.workflow_run
     assert (run.id, run.run_attempt, run.head_sha, run.head_branch) == (77, 2, "a" * 40, "feature")
     assert run.html_url == "https://github.com/octo/app/actions/runs/77"
     assert is_own_run(event, None, "repopilot-bot")  # a commit RepoPilot made is not triaged
     with pytest.raises(Exception, match="GITHUB_RUN_ID"):
-        ci_run_event("push", data, {}, "https://github.com")
+        ci_run_event("push", data, Settings.from_env({}).github)
 
 
 def test_explaining_lines_are_redacted(tmp_path, classifier):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from repopilot.llm.base import LLM, LLMError, Message, ToolCall, ToolSpec, ToolsUnsupported
+from repopilot.llm.factory import make_llm
 from repopilot.llm.ollama import DEFAULT_NUM_CTX, OllamaChat
+from repopilot.settings import Settings
 from tests.loopback.llm_servers import (
     OllamaServer,
     RecordingSleep,
@@ -203,8 +205,9 @@ def test_unknown_model_is_not_found_and_not_retried(server, sleep):
     assert len(server.chat_requests) == 1
 
 
-def test_ollama_host_from_environment(server, sleep, monkeypatch):
-    monkeypatch.setenv("OLLAMA_HOST", server.host)
+def test_ollama_host_from_environment(server):
+    env = {"REPOPILOT_LLM": "ollama", "OLLAMA_HOST": server.host}
     server.queue(Reply(body=ollama_chat("via env")))
-    assert OllamaChat("llama3.1", sleep=sleep).chat(GOAL).text == "via env"
+    llm = make_llm(Settings.from_env(env).llm)
+    assert isinstance(llm, OllamaChat) and llm.chat(GOAL).text == "via env"
     assert len(server.chat_requests) == 1

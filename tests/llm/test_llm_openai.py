@@ -12,8 +12,10 @@ import time
 import pytest
 
 from repopilot.llm.base import LLM, LLMError, Message, ToolCall, ToolSpec, ToolsUnsupported
+from repopilot.llm.factory import make_llm
 from repopilot.llm.openai import OpenAIChat, parse_arguments
 from repopilot.llm.retry import Failure, RetryPolicy, call_with_retry, parse_retry_after
+from repopilot.settings import Settings
 from tests.loopback.llm_servers import (
     OpenAIServer,
     RecordingSleep,
@@ -353,11 +355,12 @@ def test_tools_unsupported_through_a_compatible_endpoint(server, sleep, status, 
 
 
 @pytest.mark.integration
-def test_environment_configures_endpoint_and_key(server, sleep, monkeypatch):
-    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env")
+def test_environment_configures_endpoint_and_key(server):
+    env = {"REPOPILOT_LLM": "openai"}
+    env.update(OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY="sk-from-env")
     server.queue(Reply(body=openai_completion("via env")))
-    assert OpenAIChat("gpt-4o-mini", sleep=sleep).chat(GOAL).text == "via env"
+    llm = make_llm(Settings.from_env(env).llm)
+    assert isinstance(llm, OpenAIChat) and llm.chat(GOAL).text == "via env"
     assert server.requests[0].headers.get("authorization") == "Bearer sk-from-env"
 
 

@@ -15,8 +15,15 @@ from repopilot.llm.base import (
 )
 from repopilot.llm.factory import make_llm, resolve_provider
 from repopilot.llm.scripted import ScriptedLLM
+from repopilot.settings import ConfigError, Settings
 
 pytestmark = pytest.mark.unit
+
+
+def llm_from(env: dict[str, str]):
+    """make_llm as the entry points call it: the settings read from `env` (no os.environ)."""
+    return make_llm(Settings.from_env(env).llm)
+
 
 TOOL = ToolSpec(name="list_files", description="List files.", parameters={"type": "object"})
 CALL = ToolCall(id="c1", name="list_files", arguments={"path": "src"})
@@ -74,14 +81,14 @@ def test_from_texts_and_push():
 
 
 def test_none_is_the_default():
-    assert make_llm(env={}) is None
-    assert make_llm(env={"REPOPILOT_LLM": " None "}) is None
-    assert make_llm(env={"REPOPILOT_LLM": ""}) is None
+    assert llm_from({}) is None
+    assert llm_from({"REPOPILOT_LLM": " None "}) is None
+    assert llm_from({"REPOPILOT_LLM": ""}) is None
 
 
 def test_unknown_provider_is_one_clear_line():
-    with pytest.raises(ValueError) as info:
-        make_llm(env={"REPOPILOT_LLM": "gemini"})
+    with pytest.raises(ConfigError) as info:
+        llm_from({"REPOPILOT_LLM": "gemini"})
     message = str(info.value)
     assert "'gemini'" in message and "REPOPILOT_LLM" in message and "openai" in message
     assert "\n" not in message
@@ -96,18 +103,20 @@ def test_openai_from_environment_with_default_and_chosen_model():
         "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
         "OPENAI_API_KEY": "k",
     }
-    llm = make_llm(env=env)
+    llm = llm_from(env)
     assert type(llm).__name__ == "OpenAIChat"
     assert llm.model == "gpt-4o-mini"
     assert llm.base_url == "http://127.0.0.1:9/v1"
-    assert make_llm(env={**env, "REPOPILOT_MODEL": "gpt-4.1"}).model == "gpt-4.1"
-    assert make_llm(model="o4-mini", env={**env, "REPOPILOT_MODEL": "gpt-4.1"}).model == "o4-mini"
+    assert llm_from({**env, "REPOPILOT_MODEL": "gpt-4.1"}).model == "gpt-4.1"
+    assert llm_from({**env, "REPOPILOT_MODEL": "gpt-4.1", "INPUT_MODEL": "o4-mini"}).model == (
+        "o4-mini"
+    )
 
 
-def test_ollama_from_arguments_over_environment():
+def test_ollama_from_the_input_over_the_variable():
     pytest.importorskip("ollama")
-    llm = make_llm(
-        "ollama", None, env={"REPOPILOT_LLM": "none", "OLLAMA_HOST": "http://127.0.0.1:9"}
+    llm = llm_from(
+        {"REPOPILOT_LLM": "none", "INPUT_LLM": "ollama", "OLLAMA_HOST": "http://127.0.0.1:9"}
     )
     assert type(llm).__name__ == "OllamaChat"
     assert llm.model == "llama3.1"
