@@ -256,3 +256,19 @@ def post_reply(
         return None
     number, after = event.issue.number, event.comment.id
     return reply(repo, number, decision.message, bot, after, max_wait=max_wait)
+
+
+def log_line(decision: Decision, reply_url: str = "") -> str:
+    """What the command did, as one line of the apply job's own log. It starts with `RepoPilot:`
+    and is flattened to one line, so nothing in it can be read as a workflow command."""
+    what = f"RepoPilot: {decision.outcome}"
+    if decision.proposal_id:
+        what += f" proposal {decision.proposal_id}"
+    if decision.commit_sha:
+        what += f" as commit {decision.commit_sha}"
+    why = " ".join((decision.message or "").split()).split("```", 1)[0].strip()
+    if why:
+        what += f": {why[:400]}"
+    if reply_url:
+        what += f" (reply: {reply_url})"
+    return what

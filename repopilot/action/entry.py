@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from repopilot.action import runner
+from repopilot.action.annotations import emit as emit_annotations
 from repopilot.action.flows import analyze, post, read_only_token
 from repopilot.action.handlers import Outcome, client_for, on_issue_comment, resolve_comment
 from repopilot.action.llm_status import llm_status
@@ -261,6 +262,7 @@ def _analyze(
     else:
         found = analyze(repo, event, triage, origin_setup(inp, settings, None), caps)
     status = llm_status(inp.llm, skipped, found.results)
+    emit_annotations(found.jobs)  # issue 23: the key line's file and line, where it names one
     if status.skipped:
         runner.warning(
             f"RepoPilot: the LLM was skipped: {status.skipped}. "
@@ -325,7 +327,8 @@ def triage_and_post(
     details["comment_id"] = posted.comment.id
     details["suggested"] = posted.suggested
     print(run_summary(found, posted.comment.html_url))
-    summary = f"RepoPilot updated its comment on #{posted.pr.number}: {posted.comment.html_url}"
+    done = "created" if posted.created else "updated"
+    summary = f"RepoPilot {done} its comment on #{posted.pr.number}: {posted.comment.html_url}"
     return Outcome("commented", f"{summary}\n\n{_job_table(found)}", outputs, details)
 
 

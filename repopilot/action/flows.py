@@ -49,6 +49,7 @@ class Posted:
     body: str
     suggested: list[str] = field(default_factory=list)  # proposal ids posted as suggestions
     skipped: str = ""  # why a green run left the comment as it is (resolve)
+    created: bool = False  # the comment is new (no earlier RepoPilot comment was edited)
 
 
 def analyze(
@@ -118,9 +119,11 @@ def post(
     if pr is None or dry_run:
         return Posted(pr, None, body(pr, None))
     text: list[str] = []
+    fresh: list[bool] = []
 
     def render(previous: str | None) -> str:
         text.append(body(pr, previous))
+        fresh.append(previous is None)
         return text[-1]
 
     comment = upsert_comment(repo, pr.number, render, bot, max_wait)
@@ -128,7 +131,7 @@ def post(
     offered = {p.id for p in marker.proposals if p.status == "proposed"} if marker else set()
     wanted = [p for p in proposals if p.id in offered]
     suggested = post_suggestions(repo, pr, event.workflow_run.head_sha, wanted, bot, max_wait)
-    return Posted(pr, comment, text[-1], suggested)
+    return Posted(pr, comment, text[-1], suggested, created=fresh[-1])
 
 
 def resolve(

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from github.Repository import Repository
 
 from repopilot.action import runner
-from repopilot.action.approval import ApprovalConfig, decide, post_reply
+from repopilot.action.approval import ApprovalConfig, decide, log_line, post_reply
 from repopilot.action.flows import resolve
 from repopilot.comment.resolved import PassingRun, render_resolved
 from repopilot.github.client import ClientConfig, bot_login, make_client
@@ -93,5 +93,6 @@ def on_issue_comment(inp: runner.Inputs, event: CommentEvent) -> Outcome:
     if decision.outcome != "ignored" and not inp.dry_run:
         posted = post_reply(repo, event, decision, bot, inp.max_wait)
         outputs["comment-url"] = posted.html_url if posted else ""
+    print(log_line(decision, outputs["comment-url"]), flush=True)  # the apply job's own log
     summary = f"RepoPilot `{decision.outcome}`: {decision.message or 'no command'}"
     return Outcome(decision.outcome, summary, outputs, details)
