@@ -11,6 +11,7 @@ Infrastructure verdicts (runner, network, cancelled, oom/disk, permission) never
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -167,7 +168,8 @@ class Escalation:
     `llm` None: nothing is escalated (the trace says `no-llm-configured`). `validator(repo)`
     returns the diff check the agent's proposals must pass (SECURITY.md §5 and `git apply
     --check` against the checkout); with None a proposed diff is rejected, never offered.
-    `base_ref` is the PR base for the `git_diff` tool (None: unknown).
+    `base_ref` is the PR base for the `git_diff` tool (None: unknown). `exec_path` is the PATH
+    the tools' git is found on (the entry point's `Settings.exec_path`).
     """
 
     llm: LLM | None = None
@@ -176,6 +178,7 @@ class Escalation:
     budget: int = DEFAULT_BUDGET
     base_ref: str | None = None
     validator: Callable[[Path], Validator] | None = validator_for
+    exec_path: str = os.defpath
 
     def __post_init__(self) -> None:
         if self.mode not in ESCALATE_MODES:
@@ -229,7 +232,11 @@ class _Run:
         agent = Agent(
             how.llm,
             Toolbox(
-                str(self.repo), base_ref=how.base_ref, log=_log_source(cj.job), limits=how.limits
+                str(self.repo),
+                base_ref=how.base_ref,
+                log=_log_source(cj.job),
+                limits=how.limits,
+                exec_path=how.exec_path,
             ),
             validate=how.validator(self.repo) if how.validator else None,
             limits=how.limits,
@@ -252,7 +259,7 @@ def triage(
     `assume_failed`: the jobs are known to have failed (the Action; `--assume-failed`).
 
     `classifier` defaults to the bundled pattern library. Traces go to `trace_dir` (default
-    $REPOPILOT_TRACE_DIR, else `.runs`). Raises LogError for unusable input; LLM faults never
+    `.runs`; the entry points pass REPOPILOT_TRACE_DIR's). Raises LogError for unusable input; LLM faults never
     raise (the deterministic verdict stands). `origin`, when given, decides each failed job's
     origin from its deterministic verdict first; `base_branch` and `flaky` jobs then go to the
     LLM only with escalate=fixable (issue 14).

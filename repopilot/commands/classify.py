@@ -14,6 +14,7 @@ from repopilot.engine.fanout import classify_many, processes
 from repopilot.engine.library.layers import add_layer_options, library_from
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.records import Verdict
+from repopilot.settings import Settings
 
 
 def add_arguments(p) -> None:
@@ -65,8 +66,9 @@ def classify_all(
         raise UsageError(str(exc)) from None
 
 
-def run(args) -> int:
-    classifier = load_classifier(None, args.patterns or (), not args.no_builtin)
+def run(args, settings: Settings) -> int:
+    layers = args.patterns or ()
+    classifier = load_classifier(settings.engine.patterns, layers, not args.no_builtin)
     verdicts = classify_all(classifier, args.paths, args.assume_failed, args.jobs)
     for v in verdicts:
         for pid in v.timeouts:
@@ -78,14 +80,15 @@ def run(args) -> int:
         json.dump({"results": [v.contract() for v in verdicts]}, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write("\n".join(render_text(v) for v in verdicts))
+        on = use_colour(sys.stdout, settings.no_color)
+        sys.stdout.write("\n".join(render_text(v, on) for v in verdicts))
     return 0
 
 
-def render_text(v: Verdict) -> str:
+def render_text(v: Verdict, colour: bool = False) -> str:
     lines = [
         f"{v.source}",
-        f"  category:   {category_line(v, use_colour(sys.stdout))}",
+        f"  category:   {category_line(v, colour)}",
     ]
     if v.pattern_id:
         lines.append(f"  pattern:    {v.pattern_id}")

@@ -14,6 +14,7 @@ from repopilot.engine.library.layers import add_layer_options
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow
 from repopilot.pipeline import classified_jobs, evidence_window, load_classifier
+from repopilot.settings import Settings
 
 MIN_BUDGET = 100  # below this not even one error line and its location fit
 
@@ -61,10 +62,11 @@ def windows(
     return out
 
 
-def run(args) -> int:
+def run(args, settings: Settings) -> int:
+    patterns = settings.engine.patterns
     layers = args.patterns or ()
     builtin = not args.no_builtin
-    found = windows(args.paths, args.budget, None, args.assume_failed, layers, builtin)
+    found = windows(args.paths, args.budget, patterns, args.assume_failed, layers, builtin)
     if args.format == "json":
         json.dump({"results": [w.contract() for w in found]}, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -19,8 +19,11 @@ from repopilot.llm.factory import make_llm
 from repopilot.origin.decide import OriginHook, base_log_hook
 from repopilot.origin.signature import signature_text
 from repopilot.pipeline import Escalation, load_classifier, triage
+from repopilot.proposal.policy import Policy
+from repopilot.proposal.validate import validator_for
 from repopilot.records import ESCALATE_MODES
 from repopilot.run_records import TriageResult
+from repopilot.settings import Settings
 from repopilot.trace import load as load_trace
 from repopilot.trace import summary as trace_summary
 
@@ -49,23 +52,35 @@ def add_arguments(p) -> None:
     )
 
 
-def _setup(args):
+def _setup(args, settings: Settings):
     repo = Path(args.repo)
     if not repo.is_dir():
         raise UsageError(f"--repo {args.repo}: not a directory")
     try:
-        llm = make_llm()
-        limits = Limits.from_env()
+        llm = make_llm(settings.llm)
     except (ValueError, ImportError) as exc:
         raise UsageError(str(exc).splitlines()[0]) from None
     # a bad library is already a UsageError
-    classifier = load_classifier(None, args.patterns or (), not args.no_builtin)
-    return repo, llm, limits, classifier
+    layers = args.patterns or ()
+    classifier = load_classifier(settings.engine.patterns, layers, not args.no_builtin)
+    return repo, llm, classifier
 
 
-def run(args) -> int:
-    repo, llm, limits, classifier = _setup(args)
-    how = Escalation(llm, mode=args.escalate, limits=limits)
+def _escalation(args, settings: Settings, llm) -> Escalation:
+    """How jobs go to the model: the configured limits, and git found on the settings' PATH."""
+    policy = Policy(exec_path=settings.exec_path)
+    return Escalation(
+        llm,
+        mode=args.escalate,
+        limits=Limits.configured(settings.agent),
+        validator=lambda checkout: validator_for(checkout, policy),
+        exec_path=settings.exec_path,
+    )
+
+
+def run(args, settings: Settings) -> int:
+    repo, llm, classifier = _setup(args, settings)
+    how = _escalation(args, settings, llm)
     origin = _base_log_origin(args.base_log, classifier) if args.base_log else None
     results: list[TriageResult] = []
     for path in args.paths:
@@ -75,6 +90,7 @@ def run(args) -> int:
                 repo,
                 how,
                 classifier=classifier,
+                trace_dir=settings.trace_dir,
                 origin=origin,
                 assume_failed=args.assume_failed,
             )
@@ -84,7 +100,7 @@ def run(args) -> int:
         json.dump({"results": [r.contract() for r in results]}, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        on = use_colour(sys.stdout)
+        on = use_colour(sys.stdout, settings.no_color)
         sys.stdout.write("\n".join(render_text(r, on) for r in results))
     _print_summaries(results)
     _print_trace_dir(results)
