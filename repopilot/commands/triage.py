@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 from repopilot.agent.limits import Limits
-from repopilot.commands.textout import category_line, paint, use_colour
+from repopilot.commands.textout import use_colour
+from repopilot.commands.triage_text import render_text
 from repopilot.engine.library.layers import add_layer_options
 from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.llm.factory import make_llm
@@ -101,7 +102,8 @@ def run(args, settings: Settings) -> int:
         sys.stdout.write("\n")
     else:
         on = use_colour(sys.stdout, settings.no_color)
-        sys.stdout.write("\n".join(render_text(r, on) for r in results))
+        shown = (render_text(r, on, args.escalate, llm is not None) for r in results)
+        sys.stdout.write("\n".join(shown))
     _print_summaries(results)
     _print_trace_dir(results)
     return 0
@@ -138,31 +140,3 @@ def _print_summaries(results: list[TriageResult]) -> None:
             print(trace_summary(load_trace(r.trace), r.trace), file=sys.stderr)
         except TraceError as exc:
             print(f"repopilot: {exc}", file=sys.stderr)
-
-
-def render_text(r: TriageResult, colour: bool = False) -> str:
-    v = r.verdict
-    lines = [
-        paint(v.source, "bold", colour),
-        f"  category:   {category_line(v, colour)}",
-        f"  title:      {v.title}",
-    ]
-    if v.evidence:
-        lines.append(f"  evidence:   line {v.evidence[0].line}: {v.evidence[0].text}")
-    if r.origin:
-        lines.append(f"  origin:     {r.origin.origin} ({r.origin.reason})")
-    lines.append(f"  escalated:  {'yes' if r.escalated else 'no'}")
-    if r.diagnosis:
-        lines.append(f"  diagnosis:  {r.diagnosis}")
-    if r.proposal:
-        files = ", ".join(r.proposal.files)
-        lines.append(
-            f"  proposal:   {r.proposal.id} ({files}); approve with /repopilot apply {r.proposal.id}"
-        )
-    for rej in r.rejected:
-        lines.append(f"  rejected:   {rej.reason}: {rej.detail}")
-    if v.hint and not r.diagnosis:
-        lines.append(f"  hint:       {v.hint}")
-    if r.trace:
-        lines.append(f"  trace:      {r.trace}")
-    return "\n".join(lines) + "\n"
