@@ -26,6 +26,7 @@ from repopilot.engine.match.split_file import eligible, split_scan
 from repopilot.engine.verdict.assertions import assertion_for, reads_above
 from repopilot.engine.verdict.fallback import LOOKBACK, guess, last_said
 from repopilot.engine.verdict.line_score import Line
+from repopilot.engine.verdict.mentions import without_mentions
 from repopilot.engine.verdict.order import is_wrapper, specific_before
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.region import Region
@@ -68,7 +69,8 @@ class Classifier:
         # A job name only when the input names one (a zip folder, gh's job column).
         name = job.name if job.name != job.source else None
         hits = [h for h in res.hits if _evidence_line(h.text)]
-        st = analyze(job, res, hits, assume_failed)
+        hits, seen = without_mentions(job, res, hits)  # a passing test's output is no failure
+        st = analyze(job, seen, hits, assume_failed)
         if not st.failed:
             return Verdict(
                 source=job.source,
