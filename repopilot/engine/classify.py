@@ -30,6 +30,15 @@ from repopilot.engine.verdict.mentions import without_mentions
 from repopilot.engine.verdict.order import is_wrapper, specific_before
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.region import Region
+from repopilot.engine.verdict.step_prior import (
+    CONFIDENCE,
+    SCRIPT_LINES,
+    Prior,
+    guess_category,
+    header_and_script,
+    prior,
+    tie_break,
+)
 from repopilot.engine.verdict.structure import RUNNER_EXIT, Structure, analyze
 from repopilot.logs.reader import JobLog, open_logs
 from repopilot.logs.textnorm import annotation
@@ -134,6 +143,12 @@ def _pattern_verdict(
     for g in groups.values():
         g.sort(key=lambda h: h.line)
     ranked = sorted(groups.values(), key=lambda g: _rank(g[0].pattern, g, scope), reverse=True)
+    ranked = tie_break(  # equal rank, different families: the failing step's command decides
+        ranked,
+        lambda g: _rank(g[0].pattern, g, scope)[:2],
+        lambda g: g[0].pattern.spec.category,
+        lambda: _prior(Region(job, res), st),
+    )
     best = ranked[0]
     p = best[0].pattern
     first = best[0]
@@ -155,12 +170,18 @@ def _pattern_verdict(
     caps = {k: _safe(v) for k, v in got.items()}
     values = {**caps, "count": str(len(best)), "step": common.get("step") or ""}
     ctx_line = lead.number if lead is not None else first.line
+    category, confidence, note = p.spec.category, p.spec.confidence, ""
+    if category == "other" and _wrapper(p, best):  # a wrapper says only that a command failed
+        step_prior = _prior(region, st)
+        if step_prior is not None:
+            category, confidence = step_prior.category, min(confidence, CONFIDENCE + 0.1)
+            note = f" ({step_prior.note()})"
     return Verdict(
-        category=p.spec.category,
-        confidence=p.spec.confidence,
+        category=category,  # type: ignore[arg-type]
+        confidence=confidence,
         decided_by="pattern",
         pattern_id=p.id,
-        title=fill(p.spec.title, values),
+        title=fill(p.spec.title, values) + note,
         hint=fill(p.spec.hint, values),
         evidence=tuple(Evidence(line=n, text=_safe(t)) for n, t in lines),
         captures=caps,
@@ -203,6 +224,9 @@ def _unknown_verdict(job: JobLog, res: ScanResult, st: Structure, common: dict) 
     region = Region(job, res, DEFAULT_CONTEXT)
     lines = _read(region, lo, st.focus)
     g = guess(lines, st.focus, st.script_errors, st.step.name if st.step else None)
+    category, confidence, note = guess_category(
+        g.category, g.confidence, lambda: _prior(region, st)
+    )
     evidence = tuple(Evidence(line=ln.number, text=_safe(ln.text)) for ln in g.lines)
     if not evidence and st.step is not None and st.step.name:
         # Nothing error-like in the failing step: the last thing the command printed before its
@@ -216,19 +240,29 @@ def _unknown_verdict(job: JobLog, res: ScanResult, st: Structure, common: dict) 
         evidence = (header,) if said is None else (Evidence(said.number, _safe(said.text)), header)
     context = _context(region, evidence[0].line, None) if evidence else ()
     step = common.get("step")
-    guessed = g.category != "unknown"
+    guessed = category != "unknown"
+    looks = f"looks like {category.replace('_', ' ')}" + (f", {note}" if note else "")
     return Verdict(
-        category=g.category,  # type: ignore[arg-type]
-        confidence=g.confidence,
+        category=category,  # type: ignore[arg-type]
+        confidence=confidence,
         decided_by="none",
         title=(f"Unrecognized failure in {step}" if step else "Unrecognized failure")
-        + (f" (looks like {g.category.replace('_', ' ')})" if guessed else ""),
+        + (f" ({looks})" if guessed else ""),
         hint="No pattern recognizes this failure; read the evidence lines and the step's end.",
         evidence=evidence,
         context=context,
         ambiguous=guessed,  # a guess: the LLM (when configured) still gets to look
         **common,
     )
+
+
+def _prior(region: Region, st: Structure) -> Prior | None:
+    """The failing step's command as a category prior (engine/verdict/step_prior.py)."""
+    if st.step is None:
+        return None
+    first = [ln.text for ln in _read(region, st.step.start, st.step.start + SCRIPT_LINES)]
+    header, script = header_and_script(first)
+    return prior(header or st.step.name, script)
 
 
 def _margin(p: Pattern | None) -> tuple[int, int]:
