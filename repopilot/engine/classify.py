@@ -30,6 +30,7 @@ from repopilot.engine.verdict.mentions import without_mentions
 from repopilot.engine.verdict.order import is_wrapper, specific_before
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.region import Region
+<<<<<<< ours
 from repopilot.engine.verdict.step_prior import (
     CONFIDENCE,
     SCRIPT_LINES,
@@ -40,13 +41,16 @@ from repopilot.engine.verdict.step_prior import (
     tie_break,
 )
 from repopilot.engine.verdict.structure import RUNNER_EXIT, Structure, analyze
+=======
+from repopilot.engine.verdict.structure import Structure, analyze
+from repopilot.evidence.runners import bare_exit
+>>>>>>> theirs
 from repopilot.logs.reader import JobLog, open_logs
 from repopilot.logs.textnorm import annotation
 from repopilot.records import Evidence, Verdict
 from repopilot.safety.masks import registered_masks
 from repopilot.safety.redact import redact
 
-BOILERPLATE = RUNNER_EXIT
 DEFAULT_CONTEXT = (2, 3)
 MAX_EVIDENCE = 5
 
@@ -104,8 +108,9 @@ class Classifier:
 
 
 def _evidence_line(text: str) -> bool:
-    """Never evidence: the runner's exit line, a passing test, a `##[warning]`/`##[notice]`."""
-    if BOILERPLATE.match(text) or is_passing_test(text):
+    """Never evidence: a runner's exit line that says nothing but the status (GitHub's), a
+    passing test, a `##[warning]`/`##[notice]`."""
+    if bare_exit(text) or is_passing_test(text):
         return False
     return annotation(text) not in ("warning", "notice", "debug")
 

@@ -21,8 +21,8 @@ from repopilot.engine import learn_check as check
 from repopilot.engine.learn_tokens import Piece, fixed_words, pieces, regex_of
 from repopilot.engine.library.loader import Pattern, load_file
 from repopilot.engine.verdict.passing import is_passing_test
-from repopilot.engine.verdict.structure import RUNNER_EXIT
 from repopilot.errors import InputError, PatternError
+from repopilot.evidence.runners import bare_exit
 from repopilot.logs.reader import JobLog, iter_lines, open_logs
 from repopilot.logs.textnorm import body
 from repopilot.records import AssignedCategory
@@ -121,7 +121,7 @@ def _refuse_line(req: LearnRequest, text: str) -> None:
     where = f"{req.path}:{req.line}"
     if not text.strip():
         raise LearnRefused(f"{where}: the line is empty")
-    if RUNNER_EXIT.match(text):
+    if bare_exit(text):
         raise LearnRefused(f"{where}: the runner's exit line is never evidence")
     if is_passing_test(text):
         raise LearnRefused(f"{where}: the line reports a passing test")

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from repopilot.evidence.signals import EXIT, NOISE, S_SUMMARY, anchor_scores
+from repopilot.evidence.runners import ends_step
+from repopilot.evidence.signals import NOISE, S_SUMMARY, anchor_scores
 from repopilot.logs.textnorm import body
 from repopilot.records import Evidence, Verdict
 from repopilot.safety.redact import clean_lines
@@ -45,7 +46,7 @@ def explaining_lines(
     nums = [n for n, _ in lines]
     texts = [t for _, t in lines]
     index = {n: i for i, n in enumerate(nums)}
-    exits = [i for i, t in enumerate(texts) if EXIT.search(t)]
+    exits = [i for i, t in enumerate(texts) if ends_step(t)]
     score, _ = anchor_scores(nums, texts, verdict.model_copy(update={"context": ()}), exits)
     evidence = [index[e.line] for e in verdict.evidence if e.line in index]
     focus = evidence[0] if evidence else (exits[-1] if exits else len(texts) - 1)

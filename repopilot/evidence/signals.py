@@ -12,6 +12,7 @@ import re
 
 import re2
 
+from repopilot.evidence.runners import alternation, runner_exit
 from repopilot.logs.textnorm import body
 from repopilot.records import Verdict
 
@@ -21,29 +22,10 @@ TAIL_LINES = 40  # lines before an exit-code line that count as the failing step
 S_EVIDENCE, S_EVIDENCE_MORE, S_CONTEXT = 1000, 900, 800
 S_SUMMARY, S_TAIL, S_ERRORISH = 500, 300, 150
 
-# What a person looks at first, by tool. Written from how each tool formats its output.
-_SUMMARY_PARTS = (
-    # pytest / unittest / Python
-    r"short test summary info|^(?:FAILED|ERROR)\s+\S|^=+ .*\b(?:failed|errors?)\b.* =+$",
-    r"^=+ (?:FAILURES|ERRORS) =+$|^_{2,} .+ _{2,}$|^E\s{2,}\S|Traceback \(most recent call last\)",
-    r"^\S+:\d+: \w*(?:Error|Exception)\b|^\s*[\w.$]*(?:Error|Exception): |AssertionError",
-    # JVM: surefire, gradle, scalatest
-    r"Tests run: \d+, Failures: (?:[1-9]|\d+, Errors: [1-9])|<<< (?:FAILURE|ERROR)!",
-    r"Failed to execute goal|\bBUILD FAILED\b|FAILURE: Build failed|^\* What went wrong:",
-    r"^Execution failed for task|^> There were failing tests|^\S.* > .* FAILED$|Exception in thread",
-    r"\*\*\* FAILED \*\*\*",
-    # go, rust, C/C++ and other compilers (`file:line[:col]: error`, javac `file:[l,c]`)
-    r"^\s*--- FAIL|^FAIL\s|^panic: |error\[E\d+\]|^error(?:\[|:)|^test result: FAILED",
-    r"^\S+?:\d+(?::\d+)?:? (?:fatal )?error|^\S+\.\w+:\[?\d+[,:]\d+\]?:? ",
-    r"==\d+==ERROR: |\bSegmentation fault\b",
-    # JS/TS: jest, mocha, npm, tsc; xcpretty
-    r"^\s*● |^\s*✕ |^\s*✗ |^\s*\d+\) |^\s*\d+ failing\b|^Tests:\s+\d+ failed",
-    r"^\s*Expected\b|^\s*Received\b|^npm ERR! |\berror TS\d+",
-    # generic
-    r"^ERROR:|^Error: |\bassert(?:ion)? failed|^\s*\d+ (?:tests? )?failed\b",
-)
-# re2: linear time and ~5x faster than `re` on these wide alternations.
-_SUMMARY = re2.compile("|".join(_SUMMARY_PARTS))
+# What a person looks at first, by tool (runners.toml `summary`); the runner's bookkeeping and
+# the tools' noise (`boilerplate`, `noise`). re2: linear time and ~5x faster than `re` on these
+# wide alternations.
+_SUMMARY = re2.compile(alternation("summary"))
 _ERRORISH = re2.compile(
     r"(?i)\b(?:error|errors|fail|failed|failure|fatal|exception|panic|traceback|assert\w*|"
     r"cannot|can't|undefined|unresolved|not found|no such|denied|refused|segmentation|killed|"
@@ -53,18 +35,8 @@ _NOT_ERROR = re.compile(
     r"(?i)\b(?:0 (?:errors?|failed|failures)|failures: 0, errors: 0|errors?: 0\b|-Werror|"
     r"error_?reporting|ignore_?errors|fail-?fast|allow[-_ ]failures?|continue-on-error)"
 )
-EXIT = re.compile(
-    r"Process completed with exit code [1-9]|The command \".*\" (?:exited|failed) with [1-9]"
-    r"|Done\. Your build exited with [1-9]|\bexit(?:ed)? (?:code|status|with) [1-9]\d*\b"
-)
-_BOILERPLATE = re.compile(r"Process completed with exit code|^Post job cleanup|^Cleaning up orphan")
-NOISE = re2.compile(
-    r"(?i)^\s*(?:downloading|downloaded|download|fetching|receiving objects|resolving deltas|"
-    r"unpacking|progress|get:\d|hit:\d|ign:\d|preparing to unpack|selecting previously|"
-    r"setting up |processing triggers|go: (?:downloading|finding|extracting)|collecting |"
-    r"requirement already satisfied|using cached|\[info\] download|remote: (?:counting|compressing)"
-    r"|npm (?:warn|notice|http)|\(reading database)|\d{1,3}%\s*[|\[]|[█▓▒░#=>.\- ]{20,}$"
-)
+_BOILERPLATE = re.compile(alternation("boilerplate"))
+NOISE = re2.compile("(?i)" + alternation("noise"))
 # sbt and Maven put a level tag before the tool's own line; summaries are matched without it.
 _LEVEL = re.compile(r"^\[(?i:info|error|warn|warning)\]\s+")
 _SHAPE_WORD = re.compile(r"^[A-Za-z!:\[\]-]+$")
@@ -125,7 +97,7 @@ def anchor_scores(
     seen: dict[tuple[str, ...], int] = {}
     for i, t in enumerate(texts):
         b = body(t)
-        if _BOILERPLATE.search(b):
+        if runner_exit(b) is not None or _BOILERPLATE.search(b):
             continue
         if _SUMMARY.search(_LEVEL.sub("", b)) or (t.startswith("##[error]") and b.strip()):
             # The 200th failure of the same shape tells less than the first: fade repeats.

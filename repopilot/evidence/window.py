@@ -28,7 +28,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from repopilot.evidence.signals import EXIT, NOISE, S_CONTEXT, anchor_scores, collapsible
+from repopilot.evidence.runners import ends_step
+from repopilot.evidence.signals import NOISE, S_CONTEXT, anchor_scores, collapsible
 from repopilot.logs.textnorm import body
 from repopilot.records import Category, Verdict
 from repopilot.run_records import Record
@@ -155,7 +156,7 @@ def build_window(
     """
     nums = [n for n, _ in lines]
     texts = [t for _, t in lines]
-    exit_list = [i for i, t in enumerate(texts) if EXIT.search(t)]
+    exit_list = [i for i, t in enumerate(texts) if ends_step(t)]
     exits = set(exit_list)
     score, tail = anchor_scores(nums, texts, verdict, exit_list)
     core = _cores(score, tail, exits)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from repopilot.engine.verdict.line_score import Line, score
 from repopilot.engine.verdict.passing import is_passing_test
-from repopilot.engine.verdict.structure import RUNNER_EXIT
+from repopilot.evidence.runners import alternation, entries, runner_exit
 from repopilot.evidence.signals import NOISE
 from repopilot.logs.textnorm import annotation, body
 from repopilot.records import AssignedCategory, Category
@@ -19,40 +20,16 @@ from repopilot.records import AssignedCategory, Category
 LOOKBACK = 400  # lines before the end of the failing step that the fallback reads
 MIN_SCORE = 3
 
-_FAMILIES: tuple[tuple[AssignedCategory, re.Pattern[str]], ...] = (
-    (
-        "oom_disk",
-        re.compile(
-            r"(?i)no space left on device|ENOSPC|out of memory|\bOOM\b|"
-            r"MemoryError|heap space|disk quota|Killed\b"
-        ),
-    ),
-    (
-        "permission_secret",
-        re.compile(
-            r"(?i)permission denied|EACCES|EPERM|\b403\b|\b401\b|"
-            r"forbidden|unauthori[sz]ed|authentication (?:failed|required)|"
-            r"bad credentials|access denied|not authorized"
-        ),
-    ),
-    (
-        "network",
-        re.compile(
-            r"(?i)connection (?:refused|reset|timed out|closed)|could not resolve|"
-            r"name or service not known|temporary failure in name resolution|"
-            r"network is unreachable|ECONNRESET|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN|"
-            r"ENOTFOUND|TLS handshake|\b50[234]\b|rate limit"
-        ),
-    ),
-    ("timeout_cancelled", re.compile(r"(?i)timed out|timeout|deadline exceeded|was cancel+ed")),
-    (
-        "config_error",
-        re.compile(
-            r"(?i)command not found|no such file or directory|ENOENT|"
-            r"not found|does not exist|cannot find|is not recognized"
-        ),
-    ),
-)
+
+def _families(table: str) -> tuple[tuple[AssignedCategory, re.Pattern[str]], ...]:
+    """A keyword family table of runners.toml: (category, its words, case ignored), in order."""
+    return tuple(
+        (cast(AssignedCategory, e.category), re.compile("(?i)" + e.regex)) for e in entries(table)
+    )
+
+
+# What a failure is about, from its lines' words (disk, permission, network, timeout, not found).
+_FAMILIES = _families("family")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +80,8 @@ def best_block(lines: list[Line], end: int) -> list[tuple[float, Line]]:
 
 
 # The runner's own bookkeeping between a command's output and its exit line (Travis's folds
-# and timers, from travis-build's bash templates): never what the command said.
-_RUNNER_MARK = re.compile(r"^travis_(?:time|fold):")
+# and timers, GitHub's post-job lines): never what the command said.
+_BOILERPLATE = re.compile(alternation("boilerplate"))
 
 
 def last_said(lines: list[Line], header: int, end: int, command: str) -> Line | None:
@@ -119,7 +96,7 @@ def last_said(lines: list[Line], header: int, end: int, command: str) -> Line | 
         text = body(ln.text).strip()
         if ln.number >= end or not text or text == quiet or annotation(ln.text) is not None:
             continue
-        if RUNNER_EXIT.match(ln.text) or _RUNNER_MARK.match(text) or NOISE.search(text):
+        if runner_exit(ln.text) is not None or _BOILERPLATE.match(text) or NOISE.search(text):
             continue
         if not is_passing_test(ln.text):
             return ln
@@ -128,35 +105,7 @@ def last_said(lines: list[Line], header: int, end: int, command: str) -> Line | 
 
 # What the failing command was for, from its tools' names (step `Run <cmd>`, gh's step column,
 # Travis's `$ cmd`): a last, weaker guess when the lines name no family.
-_STEP_FAMILIES: tuple[tuple[AssignedCategory, re.Pattern[str]], ...] = (
-    ("type_check", re.compile(r"(?i)\b(?:mypy|pyright|tsc|vue-tsc|type-?check|typecheck)\b")),
-    (
-        "lint_format",
-        re.compile(
-            r"(?i)\b(?:lint|linters?|eslint|ruff|flake8|pylint|black|isort|prettier|rubocop|"
-            r"clippy|gofmt|golangci-lint|stylelint|checkstyle|spotless|ktlint|shellcheck|"
-            r"pre-commit|format|fmt)\b"
-        ),
-    ),
-    (
-        "test_failure",
-        re.compile(
-            r"(?i)\b(?:tests?|pytest|jest|vitest|mocha|rspec|phpunit|ctest|tox|nox|e2e|spec)\b"
-        ),
-    ),
-    ("docker_build", re.compile(r"(?i)docker (?:build|buildx)|build-push-action|buildah")),
-    (
-        "dependency_resolution",
-        re.compile(
-            r"(?i)\b(?:npm (?:ci|install)|yarn install|pnpm install|pip install|poetry install|"
-            r"uv sync|bundle install|composer install|go mod download|dotnet restore)\b"
-        ),
-    ),
-    (
-        "compile_error",
-        re.compile(r"(?i)\b(?:build|compile|make|cmake|msbuild|javac|assemble)\b"),
-    ),
-)
+_STEP_FAMILIES = _families("step_family")
 
 
 def guess(

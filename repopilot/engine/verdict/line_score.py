@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from repopilot.engine.verdict.passing import is_passing_test
-from repopilot.engine.verdict.structure import RUNNER_EXIT
+from repopilot.evidence.runners import alternation, needs, runner_exit
 from repopilot.logs.textnorm import annotation, body
 
 
@@ -48,31 +48,15 @@ _NEGATED = re.compile("(?i)" + _NEGATIONS)
 # On ASCII text, `(?i)` equals matching the lowered text, which `re` does several times faster.
 _ERROR_WORD_LOW = re.compile(_ERROR_WORDS)
 _NEGATED_LOW = re.compile(_NEGATIONS)
-_ECHO = re.compile(r"^(?:\+ |\$ |##\[group\]|##\[endgroup\]|Run |shell: |  [A-Z_]+: )")
-# End-of-build markers and exit reports: they say that it failed, never why.
-_MARKER = re.compile(
-    r"^(?:Finished: [A-Z]+|Done\. Your build exited with|The command \".*\" exited with|"
-    r"\[Pipeline\] |Build step '.*' marked build as failure)"
-)
+# The runner's echo of a command, other CI servers' end-of-build markers (the runner's exit line
+# is `runner_exit`): they say what ran or that it failed, never why (runners.toml).
+_ECHO = re.compile(f"^(?:{alternation('echo')})")
+_MARKER = re.compile(f"^(?:{alternation('end_marker')})")
 # Lines that only say a command failed: the cause is above them. Those that start the line,
-# then those anywhere in it.
-_WRAPPER_AT_START = (
-    r"FAILURE: Build failed with an exception|\* What went wrong:|BUILD FAILED\b|"
-    r"npm (?:ERR!|error) (?:Test failed\.|code ELIFECYCLE|errno -?\d|Failed at the |"
-    r"A complete log of this run|This is probably not a problem|Lifecycle script |\s*command (?:sh|failed)|"
-    r"\S+@\S+ [\w:-]+: `|path \S|workspace |location )|"
-    r"error Command failed with exit code \d+|info Visit https://(?:yarnpkg|classic\.yarnpkg)|"
-    r"ERROR: Job failed: |make(?:\[\d+\])?: \*\*\* .*Error \d+|ninja: build stopped|"
-    r"error: could not compile `|error: Recipe `|Error: Command failed: |"
-    r"(?:ERROR: )?Failed (?:building wheel for|to build) |"
-    r"Error: Process completed with exit code|\[ERROR\] Failed to execute goal .*There are test failures|"
-    r"\[ERROR\] (?:-> \[Help 1\]|Re-run Maven|To see the full stack trace|For more information about)"
-)
-_WRAPPER_ANYWHERE = (
-    r"Execution failed for task '|ELIFECYCLE|ERR_PNPM_\w*FAIL|error: subprocess-exited-with-error|"
-    r"\b(?:step script|script|command|process|subprocess) (?:exited|returned|failed) with "
-    r"(?:exit )?(?:code|status) -?\d+"
-)
+# then those anywhere in it, tried only when the line holds a literal one of them needs.
+_WRAPPER_AT_START = alternation("wrapper_start")
+_WRAPPER_ANYWHERE = alternation("wrapper_anywhere")
+_WRAPPER_NEEDS = needs("wrapper_anywhere")
 WRAPPER = re.compile(f"^(?:{_WRAPPER_AT_START})|{_WRAPPER_ANYWHERE}")
 _WRAPPER_START_RE = re.compile(_WRAPPER_AT_START)
 _WRAPPER_ANYWHERE_RE = re.compile(_WRAPPER_ANYWHERE)
@@ -83,13 +67,7 @@ def says_wrapper(text: str) -> bool:
     others only when the text holds a literal each of them needs."""
     if _WRAPPER_START_RE.match(text):
         return True
-    if not (
-        "ELIFECYCLE" in text
-        or " with " in text
-        or "ERR_PNPM_" in text
-        or "Execution failed for task '" in text
-        or "error: subprocess-exited-with-error" in text
-    ):
+    if not any(literal in text for literal in _WRAPPER_NEEDS):
         return False
     return _WRAPPER_ANYWHERE_RE.search(text) is not None
 
@@ -113,7 +91,7 @@ def _exception(text: str) -> bool:
 def score(line: Line, end: int, span: int) -> float:
     """Generic error-ness of one line (0 when it cannot be evidence)."""
     text = body(line.text).strip()
-    if not text or RUNNER_EXIT.match(line.text) or is_passing_test(line.text):
+    if not text or runner_exit(line.text) is not None or is_passing_test(line.text):
         return 0.0
     if _ECHO.match(line.text):
         return 0.0

@@ -5,31 +5,23 @@ from __future__ import annotations
 
 import re
 
+from repopilot.evidence.runners import alternation, needs
 from repopilot.logs.textnorm import body
 
-# Passing-test lines are never evidence: pytest `PASSED`, bun `(pass)`, TAP/go `ok`, jest/mocha
-# `✓`/`✔`, go `--- PASS`, JUnit/surefire counters with no failure.
-_PASSING = re.compile(
-    r"\bPASSED\b|\(pass\)|^\s*(?:ok|PASS)\b|^\s*[✓✔√]\s|\s[✓✔]\s|^\s*--- PASS:|"
-    r"Failures: 0, Errors: 0|\b0 failed\b|\bFailed: 0\b"
-)
+# Passing-test lines (runners.toml `passing`): pytest `PASSED`, bun `(pass)`, TAP/go `ok`,
+# jest/mocha `✓`/`✔`, go `--- PASS`, JUnit/surefire counters with no failure.
+_PASSING = re.compile(alternation("passing"))
+# Literals every match of _PASSING holds one of: most lines hold none, and `in` is far cheaper
+# than trying each alternative of _PASSING at every position.
+_MAY_PASS = needs("passing")
 _FAIL_WORD = re.compile(r"\bFAIL(?:ED|URE)?\b|\bfailing\b|\bfailed\b(?! ?[:=] ?0\b)")
 
 
 def _may_pass(t: str) -> bool:
-    """Whether `t` holds text every match of _PASSING contains: most lines hold none, and `in`
-    is far cheaper than trying each alternative of _PASSING at every position."""
-    return (
-        "PASS" in t
-        or "ok" in t
-        or "(pass)" in t
-        or "✓" in t
-        or "✔" in t
-        or "√" in t
-        or "Failures: 0" in t
-        or "0 failed" in t
-        or "Failed: 0" in t
-    )
+    for literal in _MAY_PASS:
+        if literal in t:
+            return True
+    return False
 
 
 def is_passing_test(text: str) -> bool:

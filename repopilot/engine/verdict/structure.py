@@ -28,32 +28,20 @@ from typing import Literal
 from repopilot.engine.match.scan import Hit, ScanResult
 from repopilot.engine.verdict.job_end import job_complete
 from repopilot.engine.verdict.passing import is_passing_test
+from repopilot.evidence.runners import alternation, runner_exit
 from repopilot.logs.reader import JobLog
 from repopilot.logs.textnorm import body
 
-# The runner's own exit report: it says a command failed, never why.
-RUNNER_EXIT = re.compile(
-    r"^(?:##\[error\])?(?:Error: )?Process completed with exit code \d+\.?\s*$", re.I
-)
 # gh prints these when it cannot map lines to steps: a step column that names nothing.
 _NO_STEP_NAMES = frozenset({"UNKNOWN STEP", "UNKNOWN"})
 # Steps that run after a failure on purpose (`if: always()` / `failure()`): their running says
-# nothing about whether an earlier failure was tolerated.
-_HANDLER = re.compile(
-    r"(?i)upload|artifact|report|\blogs?\b|\bcat\b|\btail\b|summary|clean|coverage|codecov|"
-    r"notify|slack|junit|publish|annotate|always|fail|debug|dump|print|show|diagnos|save|cache|"
-    r"post |teardown|stop|kill"
-)
+# nothing about whether an earlier failure was tolerated (runners.toml `handler_step`).
+_HANDLER = re.compile("(?i)" + alternation("handler_step"))
 _ACTION_STEP = re.compile(
     r"^Run (?:[\w.-]+/[\w./-]+@\S+|\./\S+)$"
 )  # `uses: owner/repo@ref`, `./dir`
-# Lines that state a failure by themselves: enough to call an excerpt failed.
-_STATES_FAILURE = re.compile(
-    r"^(?:Traceback \(most recent call last\):|FAILED\b|FAIL\b|--- FAIL:|ninja: build stopped|"
-    r"(?:E|ERROR|FATAL|Error|error|fatal)(?:\[[\w-]+\])?:\s|npm ERR!|npm error |"
-    r"make(?:\[\d+\])?: \*\*\*|panic: |(?:\w+\.)*\w*(?:Error|Exception): \S)"
-    r"|Failed building wheel|BUILD FAIL(?:ED|URE)|Segmentation fault|\b\d+ (?:failed|failing)\b"
-)
+# Lines that state a failure by themselves: enough to call an excerpt failed (`states_failure`).
+_STATES_FAILURE = re.compile(alternation("states_failure"))
 
 Reason = Literal[
     "assumed",
@@ -269,7 +257,7 @@ def _region(
     if span is None:
         return Structure(failed, reason, None, 1, max(res.lines, focus), focus, (), (), complete)
     errors = tuple(
-        (n, t) for n, _, t in res.errors if span.start <= n <= span.end and not RUNNER_EXIT.match(t)
+        (n, t) for n, _, t in res.errors if span.start <= n <= span.end and runner_exit(t) is None
     )
     return Structure(
         failed,
