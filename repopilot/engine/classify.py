@@ -30,7 +30,6 @@ from repopilot.engine.verdict.mentions import without_mentions
 from repopilot.engine.verdict.order import is_wrapper, specific_before
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.region import Region
-<<<<<<< ours
 from repopilot.engine.verdict.step_prior import (
     CONFIDENCE,
     SCRIPT_LINES,
@@ -40,11 +39,8 @@ from repopilot.engine.verdict.step_prior import (
     prior,
     tie_break,
 )
-from repopilot.engine.verdict.structure import RUNNER_EXIT, Structure, analyze
-=======
 from repopilot.engine.verdict.structure import Structure, analyze
 from repopilot.evidence.runners import bare_exit
->>>>>>> theirs
 from repopilot.logs.reader import JobLog, open_logs
 from repopilot.logs.textnorm import annotation
 from repopilot.records import Evidence, Verdict
