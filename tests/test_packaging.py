@@ -27,7 +27,7 @@ WORKFLOWS = sorted((ROOT / "examples" / "workflows").glob("*.yml"))
 RUN_WORKFLOWS = [p for p in WORKFLOWS if "workflow_run:" in p.read_text(encoding="utf-8")]
 EXPR = re.compile(r"\$\{\{")
 SHA_PIN = re.compile(r"^[^@\s]+@[0-9a-f]{40}$")
-WRITE_SCOPES = {"contents", "pull-requests", "issues"}
+WRITE_SCOPES = {"contents", "pull-requests", "issues", "actions"}  # actions: dispatch CI (issue 23)
 LLM_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OLLAMA_HOST")
 
 

@@ -15,6 +15,7 @@ from github import Github, GithubException
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
+from repopilot.action.verify import start_ci
 from repopilot.comment.markdown import code_span, fence
 from repopilot.comment.marker import (
     extract_diff,
@@ -116,11 +117,15 @@ def _run(
     applied = _apply(gh, repo, pr, diff, pid, cfg)
     if applied.commit_sha is None:  # handed back as a patch: the proposal stays open
         return Decision("handed-back", pid, _handback_text(pid, pr, diff, applied.suggested))
-    _mark(repo, number, comment, pid, f"applied {applied.commit_sha}")
-    return Decision("applied", pid, _applied_text(pid, applied, pr), applied.commit_sha)
+    ci = start_ci(repo, pr, marker.run_id, applied, cfg.bot)  # issue 23: test the fix
+    _mark(repo, number, comment, pid, f"applied {applied.commit_sha}", ci.text)
+    text = f"{_applied_text(pid, applied, pr)} {ci.text}"
+    return Decision("applied", pid, text, applied.commit_sha, ci.url or None)
 
 
-def _mark(repo: Repository, number: int, comment: IssueComment, pid: str, status: str) -> None:
+def _mark(
+    repo: Repository, number: int, comment: IssueComment, pid: str, status: str, note: str = ""
+) -> None:
     """Record the status in the comment as it is now: a re-run may have re-rendered it since we
     read it, and an edit from the stale copy would undo that."""
     try:
@@ -130,7 +135,7 @@ def _mark(repo: Repository, number: int, comment: IssueComment, pid: str, status
     if current.user is None or current.user.login != comment.user.login:
         return
     try:
-        current.edit(mark_status(current.body or "", pid, status))
+        current.edit(mark_status(current.body or "", pid, status, note))
     except ValueError:
         pass  # the proposal left the comment in the meantime; the reply still tells what happened
 

@@ -77,9 +77,11 @@ def render_resolved(previous: str, run: PassingRun) -> str | None:
     )
     marker = sign(marker, run.signing_key)
     link = md.link(f"run {run.run_id}", run.run_url)
+    held = [p.id for p in kept if p.status == f"applied {run.head_sha}"]
+    fix = f"The fix `{held[0]}` held: " if held else ""  # the run tested the applied commit
     head = (
         f"{dump_marker(marker)}\n{RESOLVED_TAG}\n\n"
-        f"### RepoPilot: resolved\n\n{link} at `{run.head_sha[:12]}` passed; "
+        f"### RepoPilot: resolved\n\n{fix}{link} at `{run.head_sha[:12]}` passed; "
         f"the failure reported earlier (run {old.run_id}) no longer occurs.\n\n"
     )
     status = status_block(marker)

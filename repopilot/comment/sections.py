@@ -125,12 +125,10 @@ def step_start(job: JobReport, lines: Sequence[int]) -> int | None:
     """The log line the viewer's step numbering starts from, when every line shown lies in
     the failing step (else None: the file's own numbers are shown, as the job page has them)."""
     bounds = job.result.verdict.step_lines
-    if (
-        job.step_number is None
-        or not bounds
-        or not job.html_url.startswith(("https://", "http://"))
-    ):
+    if job.step_number is None or not job.html_url.startswith(("https://", "http://")):
         return None
+    if not bounds:
+        return 1  # as `log_link` counts then: the link's line is the log's line
     return bounds[0] if all(line >= bounds[0] for line in lines) else None
 
 

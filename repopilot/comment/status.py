@@ -31,15 +31,17 @@ def cmd_close() -> str:
     return _CMD_CLOSE
 
 
-def outcome_text(proposal_id: str, status: str) -> str:
-    """What stands under a diff: the commands while it waits, the outcome once decided."""
+def outcome_text(proposal_id: str, status: str, note: str = "") -> str:
+    """What stands under a diff: the commands while it waits, the outcome once decided (and,
+    after an apply, `note`: how CI gets to the new head, RepoPilot's own Markdown)."""
     if status == "proposed" or not status:
         return (
             f"**Next step:** to apply it as one commit on this PR, a maintainer comments "
             f"`/repopilot apply {proposal_id}`; to dismiss it, `/repopilot reject {proposal_id}`."
         )
     if status.startswith("applied "):
-        return f"**Applied** in {status.split(' ', 1)[1]} after a maintainer's approval."
+        done = f"**Applied** in {status.split(' ', 1)[1]} after a maintainer's approval."
+        return f"{done} {note}" if note else done
     return "**Rejected** by a maintainer: it will not be applied."
 
 
@@ -59,7 +61,7 @@ def _outside_fences(lines: list[str]) -> list[bool]:
     return out
 
 
-def _replace_cmd(text: str, proposal_id: str, status: str) -> str:
+def _replace_cmd(text: str, proposal_id: str, status: str, note: str = "") -> str:
     lines = text.split("\n")
     free = _outside_fences(lines)
     opener = cmd_open(proposal_id)
@@ -69,7 +71,7 @@ def _replace_cmd(text: str, proposal_id: str, status: str) -> str:
         end = next((j for j in range(i + 1, len(lines)) if free[j] and lines[j] == _CMD_CLOSE), -1)
         if end < 0:
             return text
-        new = [opener, "", outcome_text(proposal_id, status), ""]
+        new = [opener, "", outcome_text(proposal_id, status, note), ""]
         return "\n".join(lines[:i] + new + lines[end:])
     return text
 
@@ -90,10 +92,11 @@ def status_block(marker: Marker) -> str:
     return f"{STATUS_OPEN}\n\n**Proposed fixes**\n\n" + "\n".join(lines) + f"\n\n{STATUS_CLOSE}\n"
 
 
-def mark_status(body: str, proposal_id: str, status: str) -> str:
+def mark_status(body: str, proposal_id: str, status: str, note: str = "") -> str:
     """`body` with the proposal's status changed in the marker and in the status block.
 
-    `status` is `proposed`, `rejected` or `applied <commit>`. Raises ValueError when the body has
+    `status` is `proposed`, `rejected` or `applied <commit>`; `note` follows an apply's outcome
+    (how CI gets to the new head: never text from a log or a model). Raises ValueError when the body has
     no valid marker, the proposal is not in it, or the status is malformed. The marker's HMAC is
     kept: it does not cover the status.
     """
@@ -111,7 +114,7 @@ def mark_status(body: str, proposal_id: str, status: str) -> str:
     head, rest = body[: span[0]] + dump_marker(updated), body[span[1] :]
     start = rest.find(STATUS_OPEN)
     end = rest.find(STATUS_CLOSE, start + 1) if start >= 0 else -1
-    rest = _replace_cmd(rest, proposal_id, status)
+    rest = _replace_cmd(rest, proposal_id, status, note)
     if start < 0 or end < 0:
         return head + rest
     block = status_block(updated)

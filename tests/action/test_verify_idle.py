@@ -80,8 +80,9 @@ def test_a_green_run_with_nothing_to_resolve_installs_nothing(tmp_path: Path) ->
         assert state.calls("GET", rf"/repos/{REPO}/issues/7/comments")
         state.add_comment(7, '<!-- repopilot:{"v":1} -->\nfailed', "repopilot-bot")
         assert _gate(tmp_path, gh.url, _run()) == "false"  # the comment to mark resolved
-        # a fork's run lists no PR number: the full run looks it up
+        # a fork's run, and the run dispatched after an apply, list no PR number: looked up
         assert _gate(tmp_path, gh.url, _run(prs=(), event="pull_request")) == "false"
+        assert _gate(tmp_path, gh.url, _run(prs=(), event="workflow_dispatch")) == "false"
         assert _gate(tmp_path, gh.url, _run("failure")) == "false"  # a failure is always work
     assert _gate(tmp_path, "http://127.0.0.1:9", _run()) == "false", "in doubt, run"
 
@@ -98,6 +99,7 @@ def test_resolve_starts_no_job_for_a_run_without_a_pull_request() -> None:
     cond = " ".join(doc["jobs"]["resolve"]["if"].split())
     assert "toJSON(github.event.workflow_run.pull_requests) != '[]'" in cond
     assert "github.event.workflow_run.event == 'pull_request'" in cond  # forks list no number
+    assert "github.event.workflow_run.event == 'workflow_dispatch'" in cond  # after an apply
 
 
 def test_analyze_checks_out_only_for_an_llm() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.loopback.github_contents import CONTENTS_TABLE
 from tests.loopback.github_git_routes import GIT_TABLE
 from tests.loopback.github_runs import RUNS_TABLE
 from tests.loopback.github_shapes import (
@@ -103,7 +104,14 @@ def list_pulls(state, m, q, b):
         if (not branch or (p["head_repo"].split("/")[0] == owner and p["head_ref"] == branch))
         and (want == "all" or p.get("state", "open") == want)
     ]
-    return 200, [pr_shape(state, p) for p in hits], {}
+    # pulls the code opened (issue 21: one learning pull request per pattern), found by head
+    made = [
+        {"number": p["number"], "head_ref": branch, "head_sha": "0" * 40,
+         "head_repo": f"{owner}/{m[1].split('/')[1]}"}
+        for p in state.fork_pulls
+        if branch and p.get("repo") == m[1] and p["head"].split(":")[-1] == branch
+    ]  # fmt: skip
+    return 200, [pr_shape(state, p) for p in hits + made], {}
 
 
 def get_pull(state, m, q, b):
@@ -119,7 +127,7 @@ def create_pull(state, m, q, b):
     if not state.fork_accepts_pulls:
         return 403, {"message": "Resource not accessible by integration"}, {}
     n = state.new_id()
-    state.fork_pulls.append({"repo": m[1], **b})
+    state.fork_pulls.append({"repo": m[1], **b, "number": n})
     return (
         201,
         {
@@ -209,8 +217,38 @@ def permission(state, m, q, b):
     )
 
 
+def _file_at(state, full: str, ref: str, path: str) -> str:
+    """A file's text at a branch of the in-memory git store ("" when it is not there)."""
+    sha = state.refs.get(full, {}).get(ref)
+    if sha is None:
+        return ""
+    kind, obj = "tree", state.git.commits[sha].tree
+    for part in path.split("/"):
+        if kind != "tree" or part not in state.git.trees[obj]:
+            return ""
+        _mode, kind, obj = state.git.trees[obj][part]
+    return state.git.blobs[obj].decode("utf-8", "replace") if kind == "blob" else ""
+
+
+def create_dispatch(state, m, q, b):
+    """`POST .../actions/workflows/{id}/dispatches` (issue 23): 404 for a workflow id not in
+    `State.workflow_paths`, 422 when its file on the default branch has no `workflow_dispatch`
+    (GitHub reads it at the dispatched ref; the tests keep both the same), else 204, recorded in
+    `State.dispatches`."""
+    path = state.workflow_paths.get(int(m[2]))
+    if path is None:
+        return 404, {"message": "Not Found"}, {}
+    text = _file_at(state, m[1], "main", path)
+    if "workflow_dispatch" not in text or not isinstance(b, dict) or not b.get("ref"):
+        return 422, {"message": "Workflow does not have 'workflow_dispatch' trigger"}, {}
+    state.dispatches.append({"workflow_id": int(m[2]), "ref": b["ref"], "inputs": b.get("inputs")})
+    return 204, None, {}
+
+
 TABLE = [
+    ("POST", R + r"/actions/workflows/(\d+)/dispatches", create_dispatch),  # issue 23
     *GIT_TABLE,
+    *CONTENTS_TABLE,  # a repository's own patterns on its default branch (issue 21)
     *RUNS_TABLE,  # run listings and attempts (issue 14)
     ("GET", r"/user", get_user),
     ("GET", R, get_repo),

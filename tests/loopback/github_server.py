@@ -82,6 +82,10 @@ class State:
     api: str = ""
     storage: str = ""
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # issue 23: each workflow id's file path (for dispatches) and the workflow_dispatch requests
+    # received ({"workflow_id", "ref", "inputs"})
+    workflow_paths: dict[int, str] = field(default_factory=dict)
+    dispatches: list[dict] = field(default_factory=list)
 
     @property
     def full_name(self) -> str:
