@@ -8,6 +8,8 @@ import json
 import sys
 from collections.abc import Sequence
 
+from repopilot.commands.base_log import add_argument as add_base_log
+from repopilot.commands.base_log import use_base_log
 from repopilot.commands.textout import category_line, use_colour
 from repopilot.engine.classify import Classifier
 from repopilot.engine.fanout import classify_many, processes
@@ -21,6 +23,7 @@ def add_arguments(p) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")
     p.add_argument("--format", choices=("text", "json"), default="text")
     add_layer_options(p)
+    add_base_log(p)
     p.add_argument(
         "--assume-failed",
         action="store_true",
@@ -69,6 +72,7 @@ def classify_all(
 def run(args, settings: Settings) -> int:
     layers = args.patterns or ()
     classifier = load_classifier(settings.engine.patterns, layers, not args.no_builtin)
+    use_base_log(classifier, args.base_log)
     verdicts = classify_all(classifier, args.paths, args.assume_failed, args.jobs)
     for v in verdicts:
         for pid in v.timeouts:

@@ -10,6 +10,8 @@ import json
 import sys
 from collections.abc import Sequence
 
+from repopilot.commands.base_log import add_argument as add_base_log
+from repopilot.commands.base_log import use_base_log
 from repopilot.engine.library.layers import add_layer_options
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow
@@ -30,6 +32,7 @@ def add_arguments(p) -> None:
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
     add_layer_options(p)
+    add_base_log(p)
     p.add_argument(
         "--assume-failed",
         action="store_true",
@@ -44,6 +47,8 @@ def windows(
     assume_failed: bool = False,
     layers: Sequence[str] = (),
     builtin: bool = True,
+    *,
+    base_log: str | None = None,
 ) -> list[ContextWindow]:
     """The window of every failed job in `paths`; UsageError (one line) for unusable input."""
     if budget < MIN_BUDGET:
@@ -52,6 +57,7 @@ def windows(
         classifier = load_classifier(patterns, layers, builtin)
     except PatternError as exc:
         raise UsageError(str(exc)) from None
+    use_base_log(classifier, base_log)
     out: list[ContextWindow] = []
     for path in paths:
         try:
@@ -66,7 +72,15 @@ def run(args, settings: Settings) -> int:
     patterns = settings.engine.patterns
     layers = args.patterns or ()
     builtin = not args.no_builtin
-    found = windows(args.paths, args.budget, patterns, args.assume_failed, layers, builtin)
+    found = windows(
+        args.paths,
+        args.budget,
+        patterns,
+        args.assume_failed,
+        layers,
+        builtin,
+        base_log=args.base_log,
+    )
     if args.format == "json":
         json.dump({"results": [w.contract() for w in found]}, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from repopilot.agent.limits import Limits
+from repopilot.commands.base_log import use_base_log
 from repopilot.commands.textout import use_colour
 from repopilot.commands.triage_text import render_text
 from repopilot.engine.library.layers import add_layer_options
@@ -83,6 +84,7 @@ def run(args, settings: Settings) -> int:
     repo, llm, classifier = _setup(args, settings)
     how = _escalation(args, settings, llm)
     origin = _base_log_origin(args.base_log, classifier) if args.base_log else None
+    use_base_log(classifier, args.base_log)  # a green base log also demotes the lines it prints
     results: list[TriageResult] = []
     for path in args.paths:
         try:

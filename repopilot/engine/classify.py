@@ -24,6 +24,7 @@ from repopilot.engine.library.loader import Pattern, load_library
 from repopilot.engine.match.scan import Hit, Scanner, ScanResult
 from repopilot.engine.match.split_file import eligible, split_scan
 from repopilot.engine.verdict.assertions import assertion_for, reads_above
+from repopilot.engine.verdict.baseline import Baseline, demote, noted
 from repopilot.engine.verdict.fallback import LOOKBACK, guess, last_said
 from repopilot.engine.verdict.line_score import Line
 from repopilot.engine.verdict.mentions import without_mentions
@@ -43,7 +44,7 @@ from repopilot.engine.verdict.structure import Structure, analyze
 from repopilot.evidence.runners import bare_exit
 from repopilot.logs.reader import JobLog, open_logs
 from repopilot.logs.textnorm import annotation
-from repopilot.records import Evidence, Verdict
+from repopilot.records import INFRA_CATEGORIES, Evidence, Verdict
 from repopilot.safety.masks import registered_masks
 from repopilot.safety.redact import redact
 
@@ -64,6 +65,10 @@ class Classifier:
     def __init__(self, patterns: list[Pattern] | None = None, timeout: float = 0.05):
         self.patterns = patterns if patterns is not None else load_library()
         self.scanner = Scanner(self.patterns, timeout)
+
+    # A passing log of the same job (`--base-log`, engine/verdict/baseline.py): lines it also
+    # prints are not taken as the cause.
+    baseline: Baseline | None = None
 
     def classify_path(self, path: str | Path, assume_failed: bool = False) -> list[Verdict]:
         return [self.classify(job, assume_failed) for job in open_logs(str(path))]
@@ -97,10 +102,15 @@ class Classifier:
             step_lines=(scope.start, scope.end),
             timeouts=timeouts,
         )
-        inside = _in_scope(hits, scope)
+        base = self.baseline
+        inside, all_old = demote(base, _in_scope(hits, scope), _text, _infra, _line)
+        if all_old:  # the green log prints every hit too: the first new error-looking line
+            v = _unknown_verdict(job, res, st, common, base)
+            if v.evidence and v.evidence[0].line != (st.step.start if st.step else 0):
+                return noted(v, base)
         if inside:
-            return _pattern_verdict(job, res, inside, st, common, self.scanner)
-        return _unknown_verdict(job, res, st, common)
+            return noted(_pattern_verdict(job, res, inside, st, common, self.scanner), base)
+        return noted(_unknown_verdict(job, res, st, common, base), base)
 
 
 def _evidence_line(text: str) -> bool:
@@ -220,11 +230,17 @@ def _lead(
     return None, False
 
 
-def _unknown_verdict(job: JobLog, res: ScanResult, st: Structure, common: dict) -> Verdict:
+def _unknown_verdict(
+    job: JobLog, res: ScanResult, st: Structure, common: dict, base: Baseline | None = None
+) -> Verdict:
     lo = max(st.start, st.focus - LOOKBACK)
     region = Region(job, res, DEFAULT_CONTEXT)
     lines = _read(region, lo, st.focus)
-    g = guess(lines, st.focus, st.script_errors, st.step.name if st.step else None)
+    errors = st.script_errors
+    if base is not None:  # only what the green log does not print can be the cause
+        lines = base.fresh(lines, lambda ln: ln.text)
+        errors = tuple(base.fresh(errors, lambda e: e[1]))
+    g = guess(lines, st.focus, errors, st.step.name if st.step else None)
     category, confidence, note = guess_category(
         g.category, g.confidence, lambda: _prior(region, st)
     )
@@ -264,6 +280,18 @@ def _prior(region: Region, st: Structure) -> Prior | None:
     first = [ln.text for ln in _read(region, st.step.start, st.step.start + SCRIPT_LINES)]
     header, script = header_and_script(first)
     return prior(header or st.step.name, script)
+
+
+def _infra(h: Hit) -> bool:
+    return h.pattern.spec.category in INFRA_CATEGORIES
+
+
+def _text(h: Hit) -> str:
+    return h.text
+
+
+def _line(h: Hit) -> int:
+    return h.line
 
 
 def _margin(p: Pattern | None) -> tuple[int, int]:
