@@ -16,6 +16,7 @@ from pathlib import Path
 
 import regex
 
+from repopilot.engine.library.implied import prefilter_problems
 from repopilot.engine.library.loader import Pattern, check_examples, default_dir, load_file
 from repopilot.errors import PatternError, UsageError
 from repopilot.settings import Settings
@@ -138,6 +139,7 @@ def lint(patterns: list[Pattern], slow_ms: float) -> list[Problem]:
                     "line (add `prefilter:` or a literal of 3+ characters)",
                 )
             )
+        out.extend(Problem(p.source, m) for m in prefilter_problems(p))  # issue 22
         for r in p.regexes:
             worst, text = slowest(r, p.literals, slow_ms)
             if worst is None:
