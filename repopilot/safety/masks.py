@@ -169,9 +169,7 @@ def apply_masks(text: str, mark: Callable[[str], str]) -> str:
     automata = _REGISTRY.automata()
     if not automata:
         return text
-    spans = sorted(
-        (m.start(), -m.end()) for automaton in automata for m in automaton.finditer(text)
-    )
+    spans = _spans(text, automata)
     out: list[str] = []
     pos = 0
     for start, neg_end in spans:  # leftmost, then longest; a span overlapping one taken joins it
@@ -184,6 +182,21 @@ def apply_masks(text: str, mark: Callable[[str], str]) -> str:
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+def _spans(text: str, automata: list[Any]) -> list[tuple[int, int]]:
+    """(start, -end) of every match, sorted. RE2 reads UTF-8 only: a text with a lone surrogate
+    (json.loads lets them through) is searched value by value instead."""
+    try:
+        return sorted((m.start(), -m.end()) for a in automata for m in a.finditer(text))
+    except UnicodeEncodeError:
+        found = []
+        for value in _REGISTRY.values:
+            at = text.find(value)
+            while at >= 0:
+                found.append((at, -(at + len(value))))
+                at = text.find(value, at + 1)
+        return sorted(found)
 
 
 def apply_wrapped(text: str, mark: Callable[[str], str]) -> str:

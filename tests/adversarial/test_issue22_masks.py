@@ -73,6 +73,12 @@ def test_values_of_two_batches_overlapping_are_one_mark():
     assert apply_masks("x abcdefghi y defghi z abcdef", lambda k: "#") == "x # y # z #"
 
 
+def test_a_text_with_a_lone_surrogate_is_masked_too():
+    remember_masks("::add-mask::Surrogate1value")
+    text = "model said \ud800 Surrogate1value and Surrogate1value"
+    assert apply_masks(text, lambda k: "#") == "model said \ud800 # and #"
+
+
 def test_past_the_cap_one_line_says_so(capfd):
     remember_masks("\n".join(f"::add-mask::{_value(i)}" for i in range(MAX_MASKS + 5)))
     remember_masks("::add-mask::one-more-value")
