@@ -38,6 +38,10 @@ _FAILED = re.compile(
     r"Process completed with exit code [1-9]|exited with (?:code )?[1-9]"
 )
 
+# Another test starts (Go's `=== RUN`/`=== CONT`, parallel tests interleave): whose output the
+# line was is no longer clear, so it is not taken for a mention.
+_NEXT_TEST = re.compile(r"^\s*=== (?:RUN|CONT|PAUSE|NAME)\s")
+
 Reader = Callable[[int, int], list[Line]]
 
 
@@ -51,7 +55,8 @@ def is_mention(line: int, read: Reader) -> bool:
             continue
         if is_passing_test(ln.text):
             return True
-        if _FAILED.search(body(ln.text)):
+        t = body(ln.text)
+        if _FAILED.search(t) or _NEXT_TEST.match(t):
             return False
     return False
 

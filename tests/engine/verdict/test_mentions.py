@@ -83,3 +83,14 @@ def test_an_infra_line_a_passing_test_printed_is_not_the_category(classifier):
 def test_a_line_that_says_failed_is_never_a_mention():
     read = _reader(["FAIL\texample.com/a\t0.1s", "ok  \texample.com/b\t0.2s"])
     assert not is_mention(1, read)
+
+
+def test_interleaved_parallel_tests_are_not_mentions():
+    read = _reader(
+        [
+            "    x_test.go:9: net/http: TLS handshake timeout",
+            "=== RUN   TestOther/case",
+            "--- PASS: TestElse (0.10s)",
+        ]
+    )
+    assert not is_mention(1, read)
