@@ -23,6 +23,7 @@ from repopilot.action import runner
 from repopilot.action.annotations import emit as emit_annotations
 from repopilot.action.flows import analyze, post, read_only_token
 from repopilot.action.handlers import Outcome, client_for, on_issue_comment, resolve_comment
+from repopilot.action.learn import offer_learning, repository_library
 from repopilot.action.llm_status import llm_status
 from repopilot.action.log_summary import run_summary
 from repopilot.action.render import comment_renderer
@@ -57,7 +58,9 @@ Triage = Callable[[str], list[TriageResult]]
 """The seam to the core: a log file path -> one TriageResult per job in it."""
 
 
-def pipeline_triage(inp: runner.Inputs, settings: Settings) -> tuple[HookedTriage, str | None]:
+def pipeline_triage(
+    inp: runner.Inputs, settings: Settings, library: list | None = None
+) -> tuple[HookedTriage, str | None]:
     """The core pipeline: patterns first, the LLM (if configured) only where allowed, within the
     configured agent limits; and why the LLM cannot be used (no key, no SDK), or None. That never
     fails the run: the patterns' verdicts are posted without it."""
@@ -72,7 +75,8 @@ def pipeline_triage(inp: runner.Inputs, settings: Settings) -> tuple[HookedTriag
         llm = make_llm(settings.llm)
     except (ValueError, ImportError) as exc:
         llm, skipped = None, (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    classifier = pipeline.load_classifier(inp.patterns)
+    # `library`: the repository's own patterns on top (action/learn.py, issue 21)
+    classifier = pipeline.Classifier(library) if library else pipeline.load_classifier(inp.patterns)
     repo = Path(inp.repo_path or ".")
     policy = Policy(exec_path=settings.exec_path)
     how = pipeline.Escalation(
@@ -257,7 +261,7 @@ def _analyze(
     skipped = None
     caps = LogCaps(settings.github.max_log_bytes, settings.github.max_zip_bytes)
     if triage is None:
-        own, skipped = pipeline_triage(inp, settings)
+        own, skipped = pipeline_triage(inp, settings, repository_library(repo, inp.patterns))
         found = analyze(repo, event, own, origin_setup(inp, settings, own), caps)
     else:
         found = analyze(repo, event, triage, origin_setup(inp, settings, None), caps)
@@ -302,6 +306,7 @@ def triage_and_post(
         print(run_summary(found, f"posted by the post job (result in {inp.result_file})"))
         return Outcome("analyzed", _job_table(found), outputs, details)
     render = comment_renderer(found, inp.server_url, inp.signing_key)
+    render = offer_learning(render, repo, found, inp.signing_key, inp.patterns)
     proposals = [j.result.proposal for j in found.jobs if j.result.proposal]
     try:
         posted = post(repo, event, render, bot, inp.dry_run, proposals, inp.max_wait)

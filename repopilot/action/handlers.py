@@ -10,8 +10,10 @@ from dataclasses import dataclass, field, replace
 from github.Repository import Repository
 
 from repopilot.action import runner
-from repopilot.action.approval import ApprovalConfig, decide, log_line, post_reply
+from repopilot.action.approval import ApprovalConfig, Decision, decide, log_line, post_reply
 from repopilot.action.flows import resolve
+from repopilot.action.learn_command import LearnConfig, on_learn
+from repopilot.comment.command import LearnCommand, parse_learn
 from repopilot.comment.resolved import PassingRun, render_resolved
 from repopilot.github.client import ClientConfig, bot_login, make_client
 from repopilot.github.events import CommentEvent, RunEvent, parse_command
@@ -75,6 +77,9 @@ def resolve_comment(inp: runner.Inputs, repo: Repository, event: RunEvent, bot: 
 
 
 def on_issue_comment(inp: runner.Inputs, event: CommentEvent) -> Outcome:
+    learning = parse_learn(event.comment.body or "")
+    if learning is not None and event.action == "created" and inp.mode != "analyze":
+        return on_learn_comment(inp, event, learning)
     if parse_command(event.comment.body) is None or event.action != "created":
         return Outcome("ignored", "RepoPilot: not a `/repopilot` command; nothing to do.")
     if inp.mode == "analyze":  # the read-only job never acts on commands
@@ -96,3 +101,17 @@ def on_issue_comment(inp: runner.Inputs, event: CommentEvent) -> Outcome:
     print(log_line(decision, outputs["comment-url"]), flush=True)  # the apply job's own log
     summary = f"RepoPilot `{decision.outcome}`: {decision.message or 'no command'}"
     return Outcome(decision.outcome, summary, outputs, details)
+
+
+def on_learn_comment(inp: runner.Inputs, event: CommentEvent, cmd: LearnCommand) -> Outcome:
+    """`/repopilot learn ...` (issue 21): action/learn_command.py decides, the reply says what."""
+    gh, bot = client_for(inp)
+    repo = gh.get_repo(event.repository.full_name or inp.repository)
+    cfg = LearnConfig(bot, inp.approvers, inp.signing_key, inp.dry_run, inp.patterns)
+    done = on_learn(repo, event, cmd, cfg)
+    outputs = {"category": "", "decided-by": "", "comment-url": "", "proposal-id": ""}
+    if done.outcome != "ignored" and done.message and not inp.dry_run:
+        posted = post_reply(repo, event, Decision(done.outcome, None, done.message), bot)
+        outputs["comment-url"] = posted.html_url if posted else ""
+    details: dict[str, object] = {"pull": done.url, "why": done.message}
+    return Outcome(done.outcome, f"RepoPilot `{done.outcome}`: {done.message}", outputs, details)

@@ -32,3 +32,31 @@ def parse_command(body: str) -> Command | None:
         return None
     action: Literal["apply", "reject"] = "apply" if match.group(1) == "apply" else "reject"
     return Command(action=action, proposal_id=match.group(2))
+
+
+# `/repopilot learn <id>` or `/repopilot learn <job id> L<line> [category]` (issue 21): the same
+# rule, the whole comment is the command.
+_LEARN = re.compile(
+    r"(?:[ \t]*\r?\n)*[ ]{0,3}/repopilot learn "
+    r"(?:(?P<id>learn-[a-z0-9-]{1,34})|(?P<job>\d{1,20}) L(?P<line>[1-9]\d{0,8})(?: (?P<cat>[a-z_]{2,30}))?)"
+    r"[ \t\r\n]*"
+)
+
+
+class LearnCommand(NamedTuple):
+    """A parsed `/repopilot learn`: an offered pattern's id, or a job id, a line and a category."""
+
+    offer_id: str | None = None
+    job: str | None = None
+    line: int | None = None
+    category: str | None = None
+
+
+def parse_learn(body: str) -> LearnCommand | None:
+    """The learn command `body` consists of, or None."""
+    m = _LEARN.fullmatch(body)
+    if m is None:
+        return None
+    if m.group("id"):
+        return LearnCommand(offer_id=m.group("id"))
+    return LearnCommand(job=m.group("job"), line=int(m.group("line")), category=m.group("cat"))

@@ -26,7 +26,7 @@ from repopilot.evidence.runners import bare_exit
 from repopilot.logs.reader import JobLog, iter_lines, open_logs
 from repopilot.logs.textnorm import body
 from repopilot.records import AssignedCategory
-from repopilot.safety.redact import redact
+from repopilot.safety.redact import clean_lines
 
 PRIORITY = 98  # a maintainer said this line is the cause: above the built-in patterns
 CONFIDENCE = 0.9
@@ -82,13 +82,17 @@ def learn(
         raise LearnRefused(f"{req.path}: no line {req.line} (the log has {len(own.lines)})")
     text = own.lines[req.line - 1]
     _refuse_line(req, text)
-    safe = redact(text).text
+    # redacted as the comment redacts: the window as one text (a token wrapped across lines)
+    lo, hi = max(1, req.line - NEAR), min(len(own.lines), req.line + NEAR)
+    window, _ = clean_lines(own.lines[lo - 1 : hi])
+    safe = _scrub(window[req.line - lo])
+    near = [x for i, x in enumerate(window, lo) if i != req.line and _wordy(x)]
     ps = pieces(safe)
     indented = safe[:1].isspace()
     bases = [_log_text(b) for b in req.base_logs]
     reasons: list[str] = []
     for regex, whole, head in _candidates(ps, indented):
-        data = _data(req, regex, safe, head, own)
+        data = _data(req, regex, safe, head, near)
         try:
             p = _load(data)
         except PatternError as exc:
@@ -100,6 +104,29 @@ def learn(
         reasons.append(why)
     raise LearnRefused(
         f"{req.path}:{req.line}: no safe pattern: {reasons[-1] if reasons else 'no candidate'}"
+    )
+
+
+# A run of 16+ token characters with upper and lower case and a digit: a key or a fragment of
+# one that redaction did not recognise (a PEM body line whose BEGIN is out of sight). It never
+# reaches a pattern file: it becomes a redaction mark (and so a class in the regex).
+_TOKENISH = re.compile(
+    r"(?<![\w+/=-])(?=[\w+/=-]*[A-Z])(?=[\w+/=-]*[a-z])(?=[\w+/=-]*\d)[\w+/=-]{16,}"
+)
+_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
+
+
+def _scrub(line: str) -> str:
+    return _TOKENISH.sub("[REDACTED:token]", line)
+
+
+def _wordy(line: str) -> bool:
+    """A line fit to be a `no_match` example: words a person reads, nothing token-like."""
+    return (
+        len(_WORD.findall(line)) >= 3
+        and "[REDACTED:" not in line
+        and _TOKENISH.search(line) is None
+        and len(line) <= MAX_LINE
     )
 
 
@@ -171,15 +198,10 @@ def _check(p, req, text, library, lint, bases, own, job, whole) -> tuple[str | N
     return check.verdict_line(p, library, job, req.line), hits
 
 
-def _data(req: LearnRequest, regex: str, safe: str, ps: list[Piece], own: check.LogText) -> dict:
+def _data(req: LearnRequest, regex: str, safe: str, ps: list[Piece], near: list[str]) -> dict:
     compiled = re.compile(regex)
-    near = [
-        own.lines[i - 1]
-        for i in range(max(1, req.line - NEAR), min(len(own.lines), req.line + NEAR) + 1)
-        if i != req.line and own.lines[i - 1].strip() and len(own.lines[i - 1]) <= MAX_LINE
-    ]
-    no_match = [redact(x).text for x in near]
-    no_match = [x for x in dict.fromkeys(no_match) if not compiled.search(x)][:3]
+    short = [x for x in near if len(x) <= MAX_LINE]
+    no_match = [x for x in dict.fromkeys(short) if not compiled.search(x)][:3]
     if not no_match:
         no_match = ["learned pattern: a line it must not take"]
     m = compiled.search(safe)

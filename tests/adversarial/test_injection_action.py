@@ -110,7 +110,8 @@ def test_obedient_model_changes_nothing_and_leaks_nothing(world, echo_secrets):
 
     # the comment stays inert: the model's markdown cannot mention, embed or close our blocks
     assert inert(comment["body"]) == []
-    assert comment["body"].count("<details>") == comment["body"].count("</details>") == 1
+    offers = comment["body"].count("<!-- repopilot-learn-yaml:")  # a pattern to learn (issue 21)
+    assert comment["body"].count("<details>") == comment["body"].count("</details>") == 1 + offers
 
     # nothing leaked: comment, summary, outputs, console, traces, model request bodies
     written = _everything_written(run, state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.loopback.github_contents import CONTENTS_TABLE
 from tests.loopback.github_git_routes import GIT_TABLE
 from tests.loopback.github_runs import RUNS_TABLE
 from tests.loopback.github_shapes import (
@@ -103,7 +104,14 @@ def list_pulls(state, m, q, b):
         if (not branch or (p["head_repo"].split("/")[0] == owner and p["head_ref"] == branch))
         and (want == "all" or p.get("state", "open") == want)
     ]
-    return 200, [pr_shape(state, p) for p in hits], {}
+    # pulls the code opened (issue 21: one learning pull request per pattern), found by head
+    made = [
+        {"number": p["number"], "head_ref": branch, "head_sha": "0" * 40,
+         "head_repo": f"{owner}/{m[1].split('/')[1]}"}
+        for p in state.fork_pulls
+        if branch and p.get("repo") == m[1] and p["head"].split(":")[-1] == branch
+    ]  # fmt: skip
+    return 200, [pr_shape(state, p) for p in hits + made], {}
 
 
 def get_pull(state, m, q, b):
@@ -119,7 +127,7 @@ def create_pull(state, m, q, b):
     if not state.fork_accepts_pulls:
         return 403, {"message": "Resource not accessible by integration"}, {}
     n = state.new_id()
-    state.fork_pulls.append({"repo": m[1], **b})
+    state.fork_pulls.append({"repo": m[1], **b, "number": n})
     return (
         201,
         {
@@ -240,6 +248,7 @@ def create_dispatch(state, m, q, b):
 TABLE = [
     ("POST", R + r"/actions/workflows/(\d+)/dispatches", create_dispatch),  # issue 23
     *GIT_TABLE,
+    *CONTENTS_TABLE,  # a repository's own patterns on its default branch (issue 21)
     *RUNS_TABLE,  # run listings and attempts (issue 14)
     ("GET", r"/user", get_user),
     ("GET", R, get_repo),

@@ -44,6 +44,7 @@ def repo_obj(state, full: str) -> dict:
         "fork": full != state.full_name,
         "url": f"{state.api}/repos/{full}",
         "html_url": f"{state.api}/{full}",
+        "default_branch": "main",
     }
 
 

@@ -1,0 +1,188 @@
+"""Learning in the Action (issue 21, DESIGN.md Contract 6).
+
+- `repository_library`: the built-in library with the repository's own
+  `.github/repopilot/patterns/` (of its DEFAULT branch) on top; a bad or unsafe file is left out
+  with a `::warning::`, never a failed run.
+- `with_offers`: where the LLM diagnosed an unknown failure, or the verdict is the engine's
+  low-confidence guess, the comment shows the pattern RepoPilot would learn from the key line
+  (collapsed) and the command `/repopilot learn <id>`; a hidden marker records each offer's
+  hash (and an HMAC with the signing key), the run and its failed jobs.
+- `on_learn`: `/repopilot learn <id>` or `/repopilot learn <job id> L<line> [category]` from an
+  approver opens ONE pull request against the default branch adding the pattern file, and the
+  reply links it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from github import GithubException
+from github.Repository import Repository
+
+from repopilot.action import runner
+from repopilot.action.flows import Render
+from repopilot.action.result_file import RunResult
+from repopilot.commands.learn import lint_one
+from repopilot.comment.markdown import code_span, fence
+from repopilot.engine.learn import LearnRequest, learn, to_yaml
+from repopilot.engine.learn_check import safe_route
+from repopilot.engine.library.layers import layered, tolerant_layer
+from repopilot.engine.library.loader import Pattern, load_library
+from repopilot.errors import InputError
+from repopilot.github.learn_api import fetch_patterns
+from repopilot.github.prs import PullRef
+from repopilot.github.runs import FailedJob, cleanup, fetch_job_log, fresh_workdir
+from repopilot.records import CATEGORIES
+from repopilot.safety.redact import clean_for_model
+
+LEARN_MARK = re.compile(r"<!-- repopilot-learn:(\{.*?\}) -->")
+
+
+def safe_for_engine(p: Pattern) -> str | None:
+    return safe_route(p) or next(iter(lint_one(p)), None)
+
+
+def repository_library(repo: Repository, patterns_dir: str | None) -> list[Pattern]:
+    """The library the Action classifies with: `patterns_dir` (the `patterns` input, default
+    the built-in library) with the repository's own patterns on top."""
+    base = load_library(patterns_dir)
+    with tempfile.TemporaryDirectory(prefix="repopilot-repo-patterns-") as tmp:
+        try:
+            fetched = fetch_patterns(repo, Path(tmp))
+        except GithubException as exc:
+            runner.warning(f"RepoPilot: the repository's patterns were not read: {exc.status}")
+            return base
+        layer = tolerant_layer(fetched.files, safe_for_engine)
+    for why in (*fetched.warnings, *layer.warnings):
+        runner.warning(
+            f"RepoPilot: {why.replace(tmp, fetched.branch + ':.github/repopilot/patterns')}"
+        )
+    return layered(base, layer.patterns)
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    id: str
+    job_id: int
+    job_name: str
+    line: int
+    category: str
+    yaml: str
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.yaml.encode("utf-8")).hexdigest()
+
+
+def _wanted(result: Any) -> bool:
+    v = result.verdict
+    return bool(v.evidence) and v.category != "no_failure" and v.decided_by in ("llm", "none")
+
+
+def offers(repo: Repository, found: RunResult, library: list[Pattern]) -> list[Offer]:
+    """A learnable pattern for each job the LLM diagnosed or the engine only guessed; a job whose
+    key line yields no safe pattern gets none (its log is read again, through the API)."""
+    out: list[Offer] = []
+    workdir = fresh_workdir()
+    try:
+        for job in found.jobs:
+            if not _wanted(job.result):
+                continue
+            v = job.result.verdict
+            line = v.evidence[0].line
+            category = v.category if v.category in CATEGORIES else "other"
+            try:
+                log = fetch_job_log(repo, FailedJob(job.id, job.name, "failure", None), workdir)
+                req = LearnRequest(str(log.path), line, category,  # type: ignore[arg-type]
+                                   source_name=f"job {job.id} of run {found.run_id}")  # fmt: skip
+                got = learn(req, library, lint_one)
+            except (InputError, GithubException, OSError):
+                continue
+            out.append(Offer(f"learn-{job.id}-{line}", job.id, job.name, line, category,
+                             to_yaml(got)))  # fmt: skip
+    finally:
+        cleanup(workdir)
+    return out
+
+
+def _marker(found: RunResult, pr: int | None, made: list[Offer], key: str | None) -> str:
+    data: dict[str, Any] = {
+        "repo": found.repository,
+        "pr": pr,
+        "run": found.run_id,
+        "jobs": [j.id for j in found.jobs],
+        "offers": [
+            {
+                "id": o.id,
+                "job": o.job_id,
+                "line": o.line,
+                "category": o.category,
+                "sha256": o.sha256,
+            }
+            for o in made
+        ],  # fmt: skip
+    }
+    if key:
+        data["hmac"] = sign(data, key)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return "<!-- repopilot-learn:" + text.replace("<", "\\u003c").replace(">", "\\u003e") + " -->"
+
+
+def sign(data: dict[str, Any], key: str) -> str:
+    plain = {k: v for k, v in data.items() if k != "hmac"}
+    blob = json.dumps(plain, sort_keys=True, separators=(",", ":")).encode()
+    return hmac.new(key.encode(), blob, hashlib.sha256).hexdigest()
+
+
+def section(found: RunResult, pr: int | None, made: list[Offer], key: str | None) -> str:
+    """The comment's learning part: each offer collapsed with its command, and the marker."""
+    parts = []
+    for o in made:
+        name = clean_for_model(o.job_name).text
+        parts.append(
+            f"<details><summary>Teach RepoPilot this failure of {code_span(name, 120)} "
+            f"(line {o.line}, <code>{o.category}</code>)</summary>\n\n"
+            f"<!-- repopilot-learn-yaml:{o.id} -->\n{fence(o.yaml, 'yaml')}\n"
+            "RepoPilot would open one pull request adding this file under "
+            "`.github/repopilot/patterns/`; once merged, the same failure is decided without "
+            f"the LLM.\n\n</details>\n\nTo learn it, comment `/repopilot learn {o.id}`"
+        )
+    if found.jobs:
+        parts.append(
+            "Wrong line? Comment `/repopilot learn <job id> L<line> [category]` "
+            f"(job ids: {', '.join(str(j.id) for j in found.jobs)})."
+        )
+    return "\n\n".join(parts) + "\n\n" + _marker(found, pr, made, key)
+
+
+def with_offers(render: Render, found: RunResult, made: list[Offer], key: str | None) -> Render:
+    """`render` with the learning section after it (nothing added without an offer)."""
+    if not made:
+        return render
+
+    def body(pr: PullRef | None, previous: str | None) -> str:
+        return render(pr, previous) + "\n\n" + section(found, pr.number if pr else None, made, key)
+
+    return body
+
+
+def offer_learning(
+    render: Render, repo: Repository, found: RunResult, key: str | None, patterns: str | None
+) -> Render:
+    """The Action's hook: the comment with the patterns RepoPilot would learn; learning that
+    fails for any reason costs only the offer, never the comment."""
+    if not any(_wanted(j.result) for j in found.jobs):
+        return render
+    try:
+        made = offers(repo, found, repository_library(repo, patterns))
+    except Exception as exc:  # noqa: BLE001
+        runner.warning(f"RepoPilot: no pattern offered to learn: {type(exc).__name__}: {exc}")
+        return render
+    return with_offers(render, found, made, key)
