@@ -33,11 +33,13 @@ from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.region import Region
 from repopilot.engine.verdict.step_prior import (
     CONFIDENCE,
+    RECAST_CONFIDENCE,
     SCRIPT_LINES,
     Prior,
     guess_category,
     header_and_script,
     prior,
+    recast,
     tie_break,
 )
 from repopilot.engine.verdict.structure import Structure, analyze
@@ -187,6 +189,9 @@ def _pattern_verdict(
         if step_prior is not None:
             category, confidence = step_prior.category, min(confidence, CONFIDENCE + 0.1)
             note = f" ({step_prior.note()})"
+    elif (again := recast(category, lambda: _prior(region, st))) is not None:
+        category, note = again[0], f" ({again[1]})"  # what the step ran changes what it means
+        confidence = min(confidence, RECAST_CONFIDENCE)
     return Verdict(
         category=category,  # type: ignore[arg-type]
         confidence=confidence,

@@ -26,6 +26,7 @@ from repopilot.records import CATEGORIES, AssignedCategory, Category
 DATA = Path(__file__).with_name("step_commands.yaml")
 SCRIPT_LINES = 30  # echoed script lines read under a step's header
 CONFIDENCE = 0.3  # a category from the command alone: below any keyword or pattern verdict
+RECAST_CONFIDENCE = 0.6  # a pattern's category read again in the light of the command
 SAYS = "from the failing step's command"
 
 # Lines the runner echoes after the script: they say how it ran, not what.
@@ -39,6 +40,7 @@ class Entry:
     source: str
     command: re.Pattern[str]
     name: re.Pattern[str] | None
+    recast: tuple[tuple[str, AssignedCategory], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,7 @@ class Prior:
     family: str
     command: str
     source: str
+    recast: tuple[tuple[str, AssignedCategory], ...] = ()
 
     def note(self) -> str:
         return f"{SAYS}: {self.command[:80]}"
@@ -77,7 +80,13 @@ def entries(path: Path = DATA) -> tuple[Entry, ...]:
         except re.error as exc:
             raise PatternError(f"{where}: bad regex: {exc}") from None
         category = cast(AssignedCategory, e["category"])
-        out.append(Entry(str(e.get("family") or ""), category, e["source"], cmd, name))
+        recast = e.get("recast") or {}
+        if not isinstance(recast, dict) or not set(recast) | set(recast.values()) <= set(
+            CATEGORIES
+        ):
+            raise PatternError(f"{where}: `recast:` maps taxonomy categories to categories")
+        pairs = tuple((k, cast(AssignedCategory, v)) for k, v in recast.items())
+        out.append(Entry(str(e.get("family") or ""), category, e["source"], cmd, name, pairs))
     return tuple(out)
 
 
@@ -109,15 +118,15 @@ def prior(step: str | None, script: Sequence[str] = ()) -> Prior | None:
     if header:
         hit = _command(header, table)
         if hit is not None:
-            return Prior(hit.category, hit.family, header, hit.source)
+            return Prior(hit.category, hit.family, header, hit.source, hit.recast)
     found = [(line, e) for line in script[:SCRIPT_LINES] if (e := _command(line, table))]
     if found:
         line, hit = found[-1]
-        return Prior(hit.category, hit.family, line, hit.source)
+        return Prior(hit.category, hit.family, line, hit.source, hit.recast)
     if step and header is None:  # a human name (`Lint`, `Publish to PyPI`), never a command's words
         named = next((e for e in table if e.name is not None and e.name.search(step)), None)
         if named is not None:
-            return Prior(named.category, named.family, step, named.source)
+            return Prior(named.category, named.family, step, named.source, named.recast)
     return None
 
 
@@ -169,3 +178,17 @@ def guess_category(
     if p is None:
         return category, confidence, ""
     return p.category, CONFIDENCE, p.note()
+
+
+def recast(category: str, get: Callable[[], Prior | None]) -> tuple[AssignedCategory, str] | None:
+    """A pattern's category read again in the light of the failing step's command, where the
+    table says so (a 404 from the registry in a publish step is an auth or permission failure, not
+    a missing dependency): (the category, the note), or None. `get` is called only for a category
+    some entry recasts."""
+    if not any(category == k for e in entries() for k, _ in e.recast):
+        return None
+    p = get()
+    if p is None:
+        return None
+    to = dict(p.recast).get(category)
+    return (to, p.note()) if to is not None else None

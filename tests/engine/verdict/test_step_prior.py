@@ -10,11 +10,13 @@ from repopilot.engine.classify import Classifier
 from repopilot.engine.library.loader import load_library
 from repopilot.engine.verdict.step_prior import (
     CONFIDENCE,
+    RECAST_CONFIDENCE,
     SAYS,
     entries,
     guess_category,
     header_and_script,
     prior,
+    recast,
     tie_break,
 )
 from repopilot.records import CATEGORIES
@@ -122,3 +124,29 @@ def test_a_wrapper_only_verdict_takes_the_commands_family(classifier):
     assert v.category == "test_failure"
     assert v.confidence <= CONFIDENCE + 0.1
     assert SAYS in v.title
+
+
+def test_a_registry_404_in_a_publish_step_is_not_a_missing_dependency(classifier):
+    (v,) = classifier.classify_path(HERE / "prior-publish-404.log")
+    assert v.pattern_id == "node.npm.dependency-code"
+    assert v.category == "permission_secret"
+    assert v.confidence <= RECAST_CONFIDENCE
+    assert SAYS in v.title
+
+
+def test_the_same_404_in_an_install_step_stays_a_dependency_failure(classifier):
+    (v,) = classifier.classify_path(HERE / "prior-install-404.log")
+    assert (v.pattern_id, v.category) == ("node.npm.dependency-code", "dependency_resolution")
+    assert SAYS not in v.title
+
+
+def test_recast_asks_for_the_prior_only_for_a_recast_category():
+    asked = []
+
+    def get():
+        asked.append(1)
+        return prior("Run npm publish")
+
+    assert recast("test_failure", get) is None and asked == []
+    assert recast("dependency_resolution", get)[0] == "permission_secret"
+    assert recast("dependency_resolution", lambda: prior("Run npm ci")) is None
