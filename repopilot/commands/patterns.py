@@ -16,6 +16,7 @@ from pathlib import Path
 
 import regex
 
+from repopilot.commands.import_matcher import add_import_matcher, import_matcher
 from repopilot.engine.library.implied import prefilter_problems
 from repopilot.engine.library.loader import Pattern, check_examples, default_dir, load_file
 from repopilot.errors import PatternError, UsageError
@@ -61,9 +62,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                 default=SLOW_MS,
                 help=f"flag a regex slower than this on one line (default {SLOW_MS})",
             )
+    add_import_matcher(sub)  # issue 21
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
+    if args.action == "import-matcher":
+        return import_matcher(args)
     configured = settings.engine.patterns
     root = args.patterns or (Path(configured) if configured else default_dir())
     if not root.is_dir():
