@@ -17,7 +17,6 @@ import sys
 
 from repopilot import __version__
 from repopilot.errors import InputError
-from repopilot.settings import ConfigError, Settings
 
 # The one source of each command's help text: listing the commands must not import them.
 COMMANDS = {
@@ -66,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help(sys.stderr)
         return 2
+    from repopilot.settings import ConfigError, Settings  # not for listing the commands
+
     try:
         try:
             settings = Settings.from_env(os.environ)

@@ -33,6 +33,7 @@ from repopilot.proposal.validate import validator_for
 from repopilot.records import CATEGORIES, ESCALATE_MODES, INFRA_CATEGORIES, EscalateMode, Verdict
 from repopilot.run_records import OriginVerdict, TriageResult
 from repopilot.safety.redact import clean_for_model
+from repopilot.settings import EngineSettings
 from repopilot.trace import TraceWriter
 
 # Lines read around the failing step for the evidence window: enough for the scoring to see the
@@ -50,15 +51,21 @@ class ClassifiedJob:
 
 
 def load_classifier(
-    patterns_dir: str | Path | None = None, layers: Sequence[str] = (), builtin: bool = True
+    patterns_dir: str | Path | None = None,
+    layers: Sequence[str] = (),
+    builtin: bool = True,
+    engine: EngineSettings | None = None,
 ) -> Classifier:
     """The pattern library at `patterns_dir` (default: the bundled one), compiled once; with
-    `--patterns` layers on top and without it when not `builtin` (engine/library/layers.py)."""
+    `--patterns` layers on top and without it when not `builtin` (engine/library/layers.py).
+    `engine`: the settings' scan engine and cache directory (None: the defaults)."""
+    scan, cache_dir = (engine.scan_engine, engine.cache_dir) if engine else (None, None)
     if layers or not builtin:
         from repopilot.engine.library.layers import library_from
 
-        return Classifier(library_from(patterns_dir, layers, builtin))
-    return Classifier(load_library(patterns_dir))
+        library = library_from(patterns_dir, layers, builtin, cache_dir)
+        return Classifier(library, engine=scan, cache_dir=cache_dir)
+    return Classifier(load_library(patterns_dir, cache_dir), engine=scan, cache_dir=cache_dir)
 
 
 def classified_jobs(

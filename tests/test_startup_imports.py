@@ -146,15 +146,15 @@ def test_a_spec_without_the_defaults_gets_them_and_its_own_lists():
 
 
 @pytest.mark.unit
-def test_a_library_from_the_cache_equals_the_library_from_the_yaml(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPOPILOT_CACHE_DIR", str(tmp_path / "cache"))
+def test_a_library_from_the_cache_equals_the_library_from_the_yaml(tmp_path):
+    where = tmp_path / "cache"  # passed, as the entry points pass the settings' directory
     root = default_dir()
     fresh = {p.id: (p.spec, p.literals, p.source) for f in sorted(root.glob("*.yaml"))
              for p in load_file(f)}  # fmt: skip
-    first = load_library(root)  # a miss: validated and written
+    first = load_library(root, where)  # a miss: validated and written
     (written,) = (tmp_path / "cache").glob("patterns-*.json")
     assert written.with_suffix(".seal").is_file()
-    again = load_library(root)  # a hit: built from the sealed entries
+    again = load_library(root, where)  # a hit: built from the sealed entries
     for got in (first, again):
         assert {p.id: (p.spec, p.literals, p.source) for p in got} == fresh
     some = next(p for p in again if p.spec.context is not None)
@@ -171,40 +171,40 @@ def _forge_titles(path: Path) -> None:
 
 
 @pytest.mark.unit
-def test_a_rewritten_cache_file_fails_its_whole_file_seal_and_is_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPOPILOT_CACHE_DIR", str(tmp_path / "cache"))
+def test_a_rewritten_cache_file_fails_its_whole_file_seal_and_is_rebuilt(tmp_path):
+    where = tmp_path / "cache"  # passed, as the entry points pass the settings' directory
     root = default_dir()
-    want = [p.spec.title for p in load_library(root)]
+    want = [p.spec.title for p in load_library(root, where)]
     (path,) = (tmp_path / "cache").glob("patterns-*.json")
-    assert cache.LiteralCache(str(root.resolve())).trusted
+    assert cache.LiteralCache(str(root.resolve()), where).trusted
     _forge_titles(path)  # the .seal beside it is now stale, the entries' own seals too
-    assert not cache.LiteralCache(str(root.resolve())).trusted
-    assert [p.spec.title for p in load_library(root)] == want
+    assert not cache.LiteralCache(str(root.resolve()), where).trusted
+    assert [p.spec.title for p in load_library(root, where)] == want
     assert "forged" not in path.read_text()
-    assert cache.LiteralCache(str(root.resolve())).trusted  # rewritten and sealed again
+    assert cache.LiteralCache(str(root.resolve()), where).trusted  # rewritten and sealed again
 
 
 @pytest.mark.unit
-def test_an_unsealed_file_is_read_entry_by_entry_and_then_sealed(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPOPILOT_CACHE_DIR", str(tmp_path / "cache"))
+def test_an_unsealed_file_is_read_entry_by_entry_and_then_sealed(tmp_path):
+    where = tmp_path / "cache"  # passed, as the entry points pass the settings' directory
     root = default_dir()
-    load_library(root)
+    load_library(root, where)
     (path,) = (tmp_path / "cache").glob("patterns-*.json")
     path.with_suffix(".seal").unlink()
-    got = cache.LiteralCache(str(root.resolve()))
+    got = cache.LiteralCache(str(root.resolve()), where)
     assert not got.trusted and all(got.get(k) is not None for k in got.entries)
-    load_library(root)
-    assert cache.LiteralCache(str(root.resolve())).trusted
+    load_library(root, where)
+    assert cache.LiteralCache(str(root.resolve()), where).trusted
 
 
 @pytest.mark.unit
-def test_each_library_has_its_own_file_and_old_ones_are_pruned(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPOPILOT_CACHE_DIR", str(tmp_path / "cache"))
+def test_each_library_has_its_own_file_and_old_ones_are_pruned(tmp_path):
+    where = tmp_path / "cache"  # passed, as the entry points pass the settings' directory
     lib = tmp_path / "lib"
     lib.mkdir()
     engine = ROOT / "tests" / "fixtures" / "engine" / "patterns" / "engine.yaml"
     (lib / "engine.yaml").write_bytes(engine.read_bytes())
-    load_library(lib)
+    load_library(lib, where)
     (mine,) = (tmp_path / "cache").glob("patterns-*.json")
     old = tmp_path / "cache" / "patterns-0000000000000000-000000000000.json"
     recent = tmp_path / "cache" / "patterns-1111111111111111-111111111111.json"
@@ -213,7 +213,7 @@ def test_each_library_has_its_own_file_and_old_ones_are_pruned(tmp_path, monkeyp
     stale = time.time() - (cache.PRUNE_DAYS + 1) * 86400
     os.utime(old, (stale, stale))
     (lib / "engine.yaml").write_bytes(engine.read_bytes() + b"\n# edited\n")  # a miss: a write
-    load_library(lib)
+    load_library(lib, where)
     assert not old.exists() and recent.exists() and mine.exists()
     assert len(json.loads(mine.read_text())) == 1  # the edited file's entry only
 

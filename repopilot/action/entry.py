@@ -76,7 +76,12 @@ def pipeline_triage(
     except (ValueError, ImportError) as exc:
         llm, skipped = None, (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     # `library`: the repository's own patterns on top (action/learn.py, issue 21)
-    classifier = pipeline.Classifier(library) if library else pipeline.load_classifier(inp.patterns)
+    engine = settings.engine
+    classifier = (
+        pipeline.Classifier(library, engine=engine.scan_engine, cache_dir=engine.cache_dir)
+        if library
+        else pipeline.load_classifier(inp.patterns, engine=engine)
+    )
     repo = Path(inp.repo_path or ".")
     policy = Policy(exec_path=settings.exec_path)
     how = pipeline.Escalation(
@@ -134,7 +139,7 @@ def origin_setup(
     budget = settings.action.origin_budget
     if budget == 0:
         return None
-    classifier = pipeline.load_classifier(inp.patterns)
+    classifier = pipeline.load_classifier(inp.patterns, engine=settings.engine)
 
     def classify(path: str) -> list[Verdict]:
         return [cj.verdict for cj in pipeline.classified_jobs(path, classifier)]

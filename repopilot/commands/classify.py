@@ -16,7 +16,7 @@ from repopilot.engine.fanout import classify_many, processes
 from repopilot.engine.library.layers import add_layer_options, library_from
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.records import Verdict
-from repopilot.settings import Settings
+from repopilot.settings import EngineSettings, Settings
 
 
 def add_arguments(p) -> None:
@@ -45,12 +45,18 @@ def _jobs(text: str) -> int:
 
 
 def load_classifier(
-    patterns_dir: str | None, layers: Sequence[str] = (), builtin: bool = True
+    patterns_dir: str | None,
+    layers: Sequence[str] = (),
+    builtin: bool = True,
+    engine: EngineSettings | None = None,
 ) -> Classifier:
     """The library at `patterns_dir` (default: the built-in one) unless not `builtin`, with the
-    `--patterns` layers on top (engine/library/layers.py)."""
+    `--patterns` layers on top (engine/library/layers.py); `engine`: the settings' scan engine
+    and cache directory (None: the defaults)."""
+    scan, cache_dir = (engine.scan_engine, engine.cache_dir) if engine else (None, None)
     try:
-        return Classifier(library_from(patterns_dir, layers, builtin))
+        library = library_from(patterns_dir, layers, builtin, cache_dir)
+        return Classifier(library, engine=scan, cache_dir=cache_dir)
     except PatternError as exc:
         raise UsageError(str(exc)) from None
 
@@ -71,7 +77,8 @@ def classify_all(
 
 def run(args, settings: Settings) -> int:
     layers = args.patterns or ()
-    classifier = load_classifier(settings.engine.patterns, layers, not args.no_builtin)
+    engine = settings.engine
+    classifier = load_classifier(engine.patterns, layers, not args.no_builtin, engine)
     use_base_log(classifier, args.base_log)
     verdicts = classify_all(classifier, args.paths, args.assume_failed, args.jobs)
     for v in verdicts:

@@ -16,7 +16,7 @@ from repopilot.engine.library.layers import add_layer_options
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.evidence.window import DEFAULT_BUDGET, ContextWindow
 from repopilot.pipeline import classified_jobs, evidence_window, load_classifier
-from repopilot.settings import Settings
+from repopilot.settings import EngineSettings, Settings
 
 MIN_BUDGET = 100  # below this not even one error line and its location fit
 
@@ -47,6 +47,7 @@ def windows(
     assume_failed: bool = False,
     layers: Sequence[str] = (),
     builtin: bool = True,
+    engine: EngineSettings | None = None,
     *,
     base_log: str | None = None,
 ) -> list[ContextWindow]:
@@ -54,7 +55,7 @@ def windows(
     if budget < MIN_BUDGET:
         raise UsageError(f"--budget {budget}: must be at least {MIN_BUDGET} tokens")
     try:
-        classifier = load_classifier(patterns, layers, builtin)
+        classifier = load_classifier(patterns, layers, builtin, engine)
     except PatternError as exc:
         raise UsageError(str(exc)) from None
     use_base_log(classifier, base_log)
@@ -69,16 +70,16 @@ def windows(
 
 
 def run(args, settings: Settings) -> int:
-    patterns = settings.engine.patterns
-    layers = args.patterns or ()
-    builtin = not args.no_builtin
+    engine = settings.engine
+    layers, builtin = args.patterns or (), not args.no_builtin
     found = windows(
         args.paths,
         args.budget,
-        patterns,
+        engine.patterns,
         args.assume_failed,
         layers,
         builtin,
+        engine,
         base_log=args.base_log,
     )
     if args.format == "json":

@@ -77,8 +77,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
         return eval_learn(args)
     try:
-        configured = settings.engine.patterns
-        classify = default_classifier(args.patterns or (Path(configured) if configured else None))
+        engine = settings.engine
+        chosen = args.patterns or (Path(engine.patterns) if engine.patterns else None)
+        classify = default_classifier(chosen, engine.scan_engine, engine.cache_dir)
         if args.corpus == "gha":
             report = evaluate_gha(classify, args.dir, args.labels)
         else:

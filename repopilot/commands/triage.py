@@ -64,7 +64,8 @@ def _setup(args, settings: Settings):
         raise UsageError(str(exc).splitlines()[0]) from None
     # a bad library is already a UsageError
     layers = args.patterns or ()
-    classifier = load_classifier(settings.engine.patterns, layers, not args.no_builtin)
+    engine = settings.engine
+    classifier = load_classifier(engine.patterns, layers, not args.no_builtin, engine)
     return repo, llm, classifier
 
 

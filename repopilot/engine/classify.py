@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from repopilot.engine.library.loader import Pattern, load_library
-from repopilot.engine.match.scan import Hit, Scanner, ScanResult
+from repopilot.engine.match.scan import Engine, Hit, Scanner, ScanResult
 from repopilot.engine.match.split_file import eligible, split_scan
 from repopilot.engine.verdict.assertions import assertion_for, reads_above
 from repopilot.engine.verdict.baseline import Baseline, demote, noted
@@ -62,11 +62,19 @@ class Scope:
 
 
 class Classifier:
-    """Compile a pattern library once, classify many logs."""
+    """Compile a pattern library once, classify many logs. `engine` and `cache_dir`: the
+    settings' REPOPILOT_SCAN_ENGINE and cache directory (None: the set engine, the default
+    cache place)."""
 
-    def __init__(self, patterns: list[Pattern] | None = None, timeout: float = 0.05):
-        self.patterns = patterns if patterns is not None else load_library()
-        self.scanner = Scanner(self.patterns, timeout)
+    def __init__(
+        self,
+        patterns: list[Pattern] | None = None,
+        timeout: float = 0.05,
+        engine: Engine | None = None,
+        cache_dir: Path | None = None,
+    ):
+        self.patterns = patterns if patterns is not None else load_library(cache_dir=cache_dir)
+        self.scanner = Scanner(self.patterns, timeout, engine, cache_dir=cache_dir)
 
     # A passing log of the same job (`--base-log`, engine/verdict/baseline.py): lines it also
     # prints are not taken as the cause.

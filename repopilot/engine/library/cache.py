@@ -17,7 +17,8 @@ which is what a start-up on a known library spends its time on otherwise (issue 
 does not (a rewritten file, or two processes writing at once), each entry is checked by its own
 seal as before. Files of libraries not written for PRUNE_DAYS are removed when another is written.
 
-Location: `REPOPILOT_CACHE_DIR`, else `$XDG_CACHE_HOME/repopilot`, else `~/.cache/repopilot`.
+Location: the `root` each caller passes (the entry points pass the settings' REPOPILOT_CACHE_DIR,
+else `$XDG_CACHE_HOME/repopilot`: repopilot/settings.py), else `~/.cache/repopilot`.
 Any error reading or writing the cache is ignored: it is only ever an optimization.
 """
 
@@ -37,12 +38,9 @@ _SEAL = "seal"
 PRUNE_DAYS = 30
 
 
-def _dir() -> Path:
-    env = os.environ.get("REPOPILOT_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "repopilot"
+def _dir(root: Path | None) -> Path:
+    """The cache directory: `root`, else `~/.cache/repopilot`."""
+    return root if root is not None else Path(os.path.expanduser("~")) / ".cache" / "repopilot"
 
 
 def _salt() -> str:
@@ -59,9 +57,9 @@ def key(content: bytes) -> str:
     return hashlib.sha256(content).hexdigest()
 
 
-def _secret() -> bytes | None:
+def _secret(root: Path | None) -> bytes | None:
     """The sealing key, created on first use; None when it can be neither read nor made."""
-    path = _dir().with_name(_dir().name + ".key")
+    path = _dir(root).with_name(_dir(root).name + ".key")
     try:
         got = path.read_bytes()
         if len(got) == 32:
@@ -90,13 +88,14 @@ def seal(secret: bytes, content_key: str, entry: dict) -> str:
 
 
 class LiteralCache:
-    """The entries of one pattern directory (`scope`: its resolved path), by file content."""
+    """The entries of one pattern directory (`scope`: its resolved path), by file content, in
+    the cache directory `root` (None: the default)."""
 
-    def __init__(self, scope: str = "") -> None:
-        self.path = _dir() / f"patterns-{_salt()}-{key(scope.encode())[:12]}.json"
+    def __init__(self, scope: str = "", root: Path | None = None) -> None:
+        self.path = _dir(root) / f"patterns-{_salt()}-{key(scope.encode())[:12]}.json"
         self.entries: dict[str, dict] = {}
         self.dirty = False
-        self.secret = _secret()
+        self.secret = _secret(root)
         self.trusted = False  # the whole file's seal verified: no entry needs its own check
         try:
             raw = self.path.read_bytes()
@@ -179,11 +178,11 @@ def _write(path: Path, data: bytes) -> None:
         pass
 
 
-def read_sealed(name: str) -> bytes | None:
+def read_sealed(name: str, root: Path | None = None) -> bytes | None:
     """A binary cache file written by `write_sealed`, when its seal verifies."""
-    secret = _secret()
+    secret = _secret(root)
     try:
-        raw = (_dir() / name).read_bytes()
+        raw = (_dir(root) / name).read_bytes()
     except OSError:
         return None
     if secret is None or len(raw) < 32:
@@ -193,9 +192,9 @@ def read_sealed(name: str) -> bytes | None:
     return blob if hmac.compare_digest(tag, want) else None
 
 
-def write_sealed(name: str, blob: bytes) -> None:
-    secret = _secret()
+def write_sealed(name: str, blob: bytes, root: Path | None = None) -> None:
+    secret = _secret(root)
     if secret is None:
         return
     tag = hmac.new(secret, name.encode() + b"\0" + blob, hashlib.sha256).digest()
-    _write(_dir() / name, tag + blob)
+    _write(_dir(root) / name, tag + blob)

@@ -73,14 +73,18 @@ def tolerant_layer(
 
 
 def library_from(
-    base_dir: Path | str | None, layers: Sequence[Path | str] = (), builtin: bool = True
+    base_dir: Path | str | None,
+    layers: Sequence[Path | str] = (),
+    builtin: bool = True,
+    cache_dir: Path | None = None,
 ) -> list[Pattern]:
     """What `--patterns DIR ...` and `--no-builtin` ask for: the library at `base_dir` (default:
-    the built-in one), unless `builtin` is false, with each layer directory on top."""
+    the built-in one), unless `builtin` is false, with each layer directory on top. `cache_dir`:
+    the loader's cache (engine/library/cache.py)."""
     if not builtin and not layers:
         raise PatternError("--no-builtin needs at least one --patterns DIR")
-    base = load_library(base_dir) if builtin else []
-    return layered(base, *(load_library(d) for d in layers))
+    base = load_library(base_dir, cache_dir) if builtin else []
+    return layered(base, *(load_library(d, cache_dir) for d in layers))
 
 
 def add_layer_options(p: Any) -> None:

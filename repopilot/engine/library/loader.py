@@ -7,7 +7,6 @@ A pattern file is `{ecosystem: str, patterns: [PatternSpec, ...]}`. Errors are r
 from __future__ import annotations
 
 import functools
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,10 +149,8 @@ def _compiled(expr: str, flags: int) -> Any:
 
 
 def default_dir() -> Path:
-    """`REPOPILOT_PATTERNS`, else the checkout's `patterns/`, else the installed copy."""
-    env = os.environ.get("REPOPILOT_PATTERNS")
-    if env:
-        return Path(env)
+    """The built-in library: the checkout's `patterns/`, else the installed copy (the entry
+    points pass REPOPILOT_PATTERNS's directory instead, when it is set)."""
     here = Path(__file__).resolve().parents[3] / "patterns"
     if here.is_dir():
         return here
@@ -295,14 +292,17 @@ def _check_re2(expr: str, where: str, pid: str) -> None:
         raise PatternError(f"{where}: pattern {pid}: prefilter_regex is not RE2: {exc}") from None
 
 
-def load_library(directory: Path | str | None = None) -> list[Pattern]:
-    """Every `*.yaml` under the directory, validated; duplicate ids are an error."""
+def load_library(
+    directory: Path | str | None = None, cache_dir: Path | None = None
+) -> list[Pattern]:
+    """Every `*.yaml` under the directory, validated; duplicate ids are an error. What loading
+    proved is cached in `cache_dir` (engine/library/cache.py; None: the default place)."""
     root = Path(directory) if directory else default_dir()
     if not root.is_dir():
         raise PatternError(f"{root}: pattern directory not found")
     patterns: list[Pattern] = []
     seen: dict[str, str] = {}
-    cache = LiteralCache(str(root.resolve()))
+    cache = LiteralCache(str(root.resolve()), cache_dir)
     keys: set[str] = set()
     for path in sorted(root.glob("*.yaml")) + sorted(root.glob("*.yml")):
         try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from repopilot.engine.library import cache
@@ -192,14 +193,14 @@ def _compile(hs, spec: _Spec):
     return db
 
 
-def _database(hs, spec: _Spec):
+def _database(hs, spec: _Spec, cache_dir: Path | None):
     """The compiled database for `spec`, from the cache when its seal verifies; None when
     Hyperscan rejects an expression."""
     digest = hashlib.sha256(
         repr((getattr(hs, "__version__", ""), spec.exprs, spec.flags)).encode()
     ).hexdigest()[:32]
     name = f"hyperscan-{digest}.db"
-    blob = cache.read_sealed(name)
+    blob = cache.read_sealed(name, cache_dir)
     if blob is not None:
         try:
             db = hs.loadb(blob, hs.HS_MODE_BLOCK)
@@ -211,11 +212,19 @@ def _database(hs, spec: _Spec):
         db = _compile(hs, spec)
     except Exception:  # noqa: BLE001  (hyperscan.error: a pattern it cannot take)
         return None
-    cache.write_sealed(name, hs.dumpb(db))
+    cache.write_sealed(name, hs.dumpb(db), cache_dir)
     return db
 
 
-def build(patterns: list[Pattern], routes: list[Route], signals, generic) -> HSFinder | None:
+def build(
+    patterns: list[Pattern],
+    routes: list[Route],
+    signals,
+    generic,
+    cache_dir: Path | None = None,
+) -> HSFinder | None:
+    """The Hyperscan pass for `patterns`, its database and check kept sealed in `cache_dir`;
+    None without Hyperscan or when it cannot take the expressions."""
     try:
         import hyperscan as hs
     except ImportError:
@@ -227,7 +236,7 @@ def build(patterns: list[Pattern], routes: list[Route], signals, generic) -> HSF
     examples = [[str(getattr(ex, "line", ex)) for ex in p.spec.examples.match] for p in patterns]
     key = repr((getattr(hs, "__version__", ""), CHECK, first.exprs, first.flags, examples))
     checked = f"hyperscan-check-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
-    blob = cache.read_sealed(checked)
+    blob = cache.read_sealed(checked, cache_dir)
     if blob is not None:
         try:
             unsafe = {int(i) for i in json.loads(blob)}
@@ -235,18 +244,18 @@ def build(patterns: list[Pattern], routes: list[Route], signals, generic) -> HSF
             unsafe = None
         if unsafe is not None:
             spec = _spec(hs, patterns, routes, signals, generic, unsafe)
-            db = _database(hs, spec)
+            db = _database(hs, spec, cache_dir)
             return None if db is None else HSFinder(hs, db, spec, unsafe)
     unsafe = set()
     probed: dict[bytes, list[bytes]] = {}
     for _ in range(4):
         spec = _spec(hs, patterns, routes, signals, generic, unsafe)
-        db = _database(hs, spec)
+        db = _database(hs, spec, cache_dir)
         if db is None:
             return None
         missed = _missed(hs, db, spec, patterns, probed) - unsafe
         if not missed:
-            cache.write_sealed(checked, json.dumps(sorted(unsafe)).encode())
+            cache.write_sealed(checked, json.dumps(sorted(unsafe)).encode(), cache_dir)
             return HSFinder(hs, db, spec, unsafe)
         unsafe |= missed
     return None

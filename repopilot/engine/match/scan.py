@@ -13,10 +13,10 @@ Memory is bounded: hits and generic error lines are kept in capped structures, n
 
 from __future__ import annotations
 
-import os
 import re
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import re2
@@ -123,9 +123,9 @@ Engine = Literal["set", "reference"]
 
 
 def default_engine() -> Engine:
-    """`REPOPILOT_SCAN_ENGINE=reference` asks for the per-pattern path; else the set engine
-    (which itself takes the per-pattern path where Hyperscan is not installed)."""
-    return "reference" if os.environ.get("REPOPILOT_SCAN_ENGINE") == "reference" else "set"
+    """The set engine (which itself takes the per-pattern path where Hyperscan is not
+    installed); the entry points pass REPOPILOT_SCAN_ENGINE=reference's choice as `engine`."""
+    return "set"
 
 
 class Scanner:
@@ -137,8 +137,10 @@ class Scanner:
         timeout: float = 0.05,
         engine: Engine | None = None,
         adaptive: bool = True,
+        cache_dir: Path | None = None,
     ):
         self.patterns = patterns
+        self.cache_dir = cache_dir  # where the set engine's routes and database are cached
         self.timeout = timeout
         # needles: RE2 expressions (escaped literals or a pattern's prefilter_regex) -> patterns
         needles: dict[str, list[int]] = {}
@@ -183,7 +185,7 @@ class Scanner:
         if self.engine == "set" and self.sets is None:
             from repopilot.engine.match.set_engine import SetMatcher
 
-            sets = SetMatcher(self, _SIGNALS, GENERIC)
+            sets = SetMatcher(self, _SIGNALS, GENERIC, self.cache_dir)
             if sets.finder is None:  # no Hyperscan here: the per-pattern path, same results
                 self.engine = "reference"
                 return

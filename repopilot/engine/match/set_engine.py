@@ -82,8 +82,9 @@ def route(p: Pattern) -> Route:
     return Route(tuple(forms), exact, captures, why, needle_selector(p))
 
 
-def routes(patterns: list[Pattern]) -> list[Route]:
-    """Every pattern's route; kept (sealed) in the cache, as translating costs ~1 s."""
+def routes(patterns: list[Pattern], cache_dir: Path | None = None) -> list[Route]:
+    """Every pattern's route; kept (sealed) in the cache at `cache_dir`, as translating costs
+    ~1 s."""
     here = Path(__file__)
     code = b"".join(Path(m).read_bytes() for m in (here, here.with_name("re2_translate.py"),
                                                    here.with_name("hyperscan_select.py")))  # fmt: skip
@@ -92,14 +93,14 @@ def routes(patterns: list[Pattern]) -> list[Route]:
     where = (sys.version, unicodedata.unidata_version, getattr(regex, "__version__", ""))
     digest = hashlib.sha256(code + repr((where, what)).encode())
     name = f"routes-{digest.hexdigest()[:32]}.json"
-    blob = cache.read_sealed(name)
+    blob = cache.read_sealed(name, cache_dir)
     if blob is not None:
         try:
             return [_decode(r) for r in json.loads(blob)]
         except (ValueError, TypeError, KeyError):
             pass
     got = [route(p) for p in patterns]
-    cache.write_sealed(name, json.dumps([_encode(r) for r in got]).encode())
+    cache.write_sealed(name, json.dumps([_encode(r) for r in got]).encode(), cache_dir)
     return got
 
 
@@ -127,13 +128,19 @@ def _options() -> re2.Options:
 class SetMatcher:
     """Compiled once per Scanner when a log is large enough to repay it."""
 
-    def __init__(self, scanner: Scanner, signals: tuple[str, ...], generic: tuple[str, ...]):
+    def __init__(
+        self,
+        scanner: Scanner,
+        signals: tuple[str, ...],
+        generic: tuple[str, ...],
+        cache_dir: Path | None = None,
+    ):
         from repopilot.engine.match import hyperscan_pass
 
         patterns = scanner.patterns
-        self.routes = routes(patterns)
+        self.routes = routes(patterns, cache_dir)  # (cached in `cache_dir`, as the database)
         self.slow_ids = {i for i, r in enumerate(self.routes) if r.forms is None}
-        self.finder = hyperscan_pass.build(patterns, self.routes, signals, generic)
+        self.finder = hyperscan_pass.build(patterns, self.routes, signals, generic, cache_dir)
         if self.finder is not None:  # Hyperscan missed their examples: prefiltered instead
             self.slow_ids |= self.finder.unsafe
         # Per selected decidable line, one RE2 set decides (engine/match/re2_lines.py).

@@ -18,6 +18,7 @@ from typing import cast
 from repopilot.engine.measure.corpus_repo import project_of
 from repopilot.errors import EvalError
 from repopilot.records import TAXONOMY, Category, DecidedBy, Verdict
+from repopilot.settings import ScanEngine
 
 Classify = Callable[[Path], list[Verdict]]
 
@@ -295,10 +296,13 @@ def evaluate_logchunks(classify: Classify, directory: Path, chunks: Path) -> Rep
     return report
 
 
-def default_classifier(patterns: Path | None) -> Classify:
-    """The real engine over a pattern library (imported lazily: eval is its only user here)."""
+def default_classifier(
+    patterns: Path | None, scan: ScanEngine | None = None, cache_dir: Path | None = None
+) -> Classify:
+    """The real engine over a pattern library (imported lazily: eval is its only user here);
+    `scan` and `cache_dir` as the settings say (REPOPILOT_SCAN_ENGINE, the cache directory)."""
     from repopilot.engine.classify import Classifier
     from repopilot.engine.library.loader import load_library
 
-    engine = Classifier(load_library(patterns))
+    engine = Classifier(load_library(patterns, cache_dir), engine=scan, cache_dir=cache_dir)
     return engine.classify_path

@@ -77,11 +77,11 @@ def test_the_sealing_key_lives_outside_the_cache_directory(tmp_path):
     assert not list(cache_dir.glob("*.key"))
 
 
-def test_forged_routes_and_binary_entries_are_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPOPILOT_CACHE_DIR", str(tmp_path / "cache"))
-    patterns = load_library(PATTERNS)
+def test_forged_routes_and_binary_entries_are_rebuilt(tmp_path):
+    where = tmp_path / "cache"  # passed, as the entry points pass the settings' directory
+    patterns = load_library(PATTERNS, where)
     fresh = [set_engine.route(p) for p in patterns]
-    assert set_engine.routes(patterns) == fresh  # computed, then written sealed
+    assert set_engine.routes(patterns, where) == fresh  # computed, then written sealed
     (path,) = (tmp_path / "cache").glob("routes-*.json")
     blob = path.read_bytes()
     forged = json.loads(blob[32:])
@@ -89,7 +89,7 @@ def test_forged_routes_and_binary_entries_are_rebuilt(tmp_path, monkeypatch):
         for f in r["forms"] or ():
             f[1] = "zzzz-never-in-a-log"
     path.write_bytes(blob[:32] + json.dumps(forged).encode())
-    assert set_engine.routes(patterns) == fresh
-    assert cache.read_sealed(path.name) is not None  # rewritten, sealed again
+    assert set_engine.routes(patterns, where) == fresh
+    assert cache.read_sealed(path.name, where) is not None  # rewritten, sealed again
     path.write_bytes(b"\0" * 40)
-    assert cache.read_sealed(path.name) is None
+    assert cache.read_sealed(path.name, where) is None
