@@ -19,7 +19,6 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 from typing import Literal, cast, get_args
 
 from repopilot.errors import InputError
@@ -140,12 +139,7 @@ class Settings:
     action: ActionSettings = ActionSettings()
     trace_dir: str = ".runs"  # REPOPILOT_TRACE_DIR
     no_color: bool = False  # NO_COLOR set to anything non-empty (no-color.org)
-    exec_path: str = os.defpath  # PATH, for the git the tools and the diff checks run
-    process_env: Mapping[str, str] = field(
-        default_factory=lambda: MappingProxyType({}), repr=False, compare=False
-    )
-    """The whole environment as the entry point read it (for a child process that needs more
-    than PATH); read-only."""
+    exec_path: str = os.defpath  # PATH: the one variable the git child processes get from us
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -160,7 +154,6 @@ class Settings:
             trace_dir=read.var("REPOPILOT_TRACE_DIR") or ".runs",
             no_color=bool(env.get("NO_COLOR")),
             exec_path=env.get("PATH") or os.defpath,
-            process_env=MappingProxyType(dict(env)),
         )
 
 
