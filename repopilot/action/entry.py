@@ -30,6 +30,7 @@ from repopilot.action.render import comment_renderer
 from repopilot.action.result_file import ResultFileError, RunResult
 from repopilot.action.result_file import load as load_result
 from repopilot.action.result_file import save as save_result
+from repopilot.action.verify import report_failed_fix, tests_a_fix
 from repopilot.comment import markdown as md
 from repopilot.comment.origin import origin_cell
 from repopilot.errors import PatternError
@@ -76,12 +77,7 @@ def pipeline_triage(
     except (ValueError, ImportError) as exc:
         llm, skipped = None, (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     # `library`: the repository's own patterns on top (action/learn.py, issue 21)
-    engine = settings.engine
-    classifier = (
-        pipeline.Classifier(library, engine=engine.scan_engine, cache_dir=engine.cache_dir)
-        if library
-        else pipeline.load_classifier(inp.patterns, engine=engine)
-    )
+    classifier = pipeline.Classifier(library) if library else pipeline.load_classifier(inp.patterns)
     repo = Path(inp.repo_path or ".")
     policy = Policy(exec_path=settings.exec_path)
     how = pipeline.Escalation(
@@ -139,7 +135,7 @@ def origin_setup(
     budget = settings.action.origin_budget
     if budget == 0:
         return None
-    classifier = pipeline.load_classifier(inp.patterns, engine=settings.engine)
+    classifier = pipeline.load_classifier(inp.patterns)
 
     def classify(path: str) -> list[Verdict]:
         return [cj.verdict for cj in pipeline.classified_jobs(path, classifier)]
@@ -235,7 +231,8 @@ def on_workflow_run(
     run = event.workflow_run
     if run.conclusion == "success" and inp.mode != "analyze":
         gh, bot = client_for(inp)
-        if is_own_run(event, settings.github.workflow_ref, bot):
+        own = is_own_run(event, settings.github.workflow_ref, bot)
+        if own and not tests_a_fix(event, settings.github.workflow_ref):  # issue 23: fix held?
             return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own.")
         return resolve_comment(
             inp, gh.get_repo(event.repository.full_name or inp.repository), event, bot
@@ -246,6 +243,13 @@ def on_workflow_run(
         )
     gh, bot = client_for(inp)
     if is_own_run(event, settings.github.workflow_ref, bot):
+        repo = gh.get_repo(event.repository.full_name or inp.repository)
+        if tests_a_fix(event, settings.github.workflow_ref):  # issue 23: say it did not hold
+            url = report_failed_fix(repo, event, bot, inp.dry_run)
+            if url:
+                return Outcome(
+                    "commented", f"RepoPilot: run {run.id} failed on an applied fix: {url}"
+                )
         return Outcome("ignored", f"RepoPilot: run {run.id} is RepoPilot's own; not triaged.")
     return triage_and_post(inp, settings, event, triage, gh, bot)
 
@@ -256,6 +260,10 @@ def on_ci_run(inp: runner.Inputs, settings: Settings, data: dict, triage: Triage
     event = ci_run_event(inp.event_name, data, settings.github)
     gh, bot = client_for(inp)
     if is_own_run(event, None, bot):
+        repo = gh.get_repo(event.repository.full_name or inp.repository)
+        url = report_failed_fix(repo, event, bot, inp.dry_run)  # issue 23: a fix that failed
+        if url:
+            return Outcome("commented", f"RepoPilot: an applied fix failed its CI: {url}")
         return Outcome("ignored", f"RepoPilot: run {event.workflow_run.id} is RepoPilot's own.")
     return triage_and_post(inp, settings, event, triage, gh, bot, same_run=True)
 

@@ -10,8 +10,9 @@ checks would stay pending. Three cases:
   at the new head;
 - otherwise: exactly what the maintainer can do (push any commit or reopen the PR now; add
   `workflow_dispatch:` or use an App token for next time).
-When the run finishes, the usual paths report it: a green run marks the comment resolved ("the
-fix held"), a red one replaces it with what failed now.
+When the run finishes: a green run marks the comment resolved ("the fix held"); a red one gets a
+note under the fix that it did not hold, naming the failed jobs. Runs of RepoPilot's own commits
+are never triaged (SECURITY.md §13), so fixes never chain.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from typing import Literal
 from github.Repository import Repository
 
 from repopilot.comment.markdown import code_span, link
+from repopilot.comment.marker import parse_marker
+from repopilot.comment.status import mark_status
 from repopilot.github.apply import Applied, Via
 from repopilot.github.dispatch import (
     DispatchRefused,
@@ -31,7 +34,10 @@ from repopilot.github.dispatch import (
     runs_page,
     workflow_of_run,
 )
-from repopilot.github.prs import PullRef
+from repopilot.github.events import RunEvent
+from repopilot.github.prs import PullRef, bot_comments, find_pull
+from repopilot.github.runs import failed_jobs
+from repopilot.safety.redact import clean_for_model
 
 GITHUB_TOKEN_LOGIN = "github-actions[bot]"
 HELD = "When it finishes, this comment says whether the fix held."
@@ -107,3 +113,46 @@ def start_ci(
         f"GITHUB_TOKEN starts no workflow. {HELD}"
     )
     return CIStart("dispatched", text, page)
+
+
+def tests_a_fix(event: RunEvent, own_workflow_ref: str | None) -> bool:
+    """A run `is_own_run` flags that is still worth reporting: one of the user's workflows (not
+    RepoPilot's own, by path) run on a commit RepoPilot applied or started by RepoPilot's
+    dispatch. Its outcome says whether the fix held; it is never triaged (SECURITY.md §13)."""
+    run = event.workflow_run
+    if own_workflow_ref and run.path:
+        # GITHUB_WORKFLOW_REF = owner/repo/.github/workflows/x.yml@refs/... (as is_own_run reads it)
+        own_path = own_workflow_ref.split("@", 1)[0].split("/", 2)[-1]
+        if own_path == run.path.split("@", 1)[0]:
+            return False
+    return True
+
+
+def report_failed_fix(repo: Repository, event: RunEvent, bot: str, dry_run: bool) -> str | None:
+    """A red run of a commit RepoPilot applied: the note under that fix in the PR's comment says
+    it did not hold and which jobs failed (names from the jobs API; no log is read and nothing is
+    triaged, so fixes never chain). The comment's URL, or None when no fix was applied there."""
+    run = event.workflow_run
+    pr = find_pull(repo, event)
+    if pr is None:
+        return None
+    status = f"applied {run.head_sha}"
+    for comment in bot_comments(repo, pr.number, bot):
+        marker = parse_marker(comment.body or "")
+        held = [p.id for p in marker.proposals if p.status == status] if marker else []
+        if not held:
+            continue
+        names = [clean_for_model(j.name).text for j in failed_jobs(repo, run.id)]
+        if not names:
+            return None  # nothing failed (a job of a green run): nothing to say here
+        jobs = ", ".join(code_span(n, 80) for n in names[:8])
+        where = link(f"run {run.id}", run.html_url) if run.html_url else f"run {run.id}"
+        note = (
+            f"**It did not hold:** {where} at `{run.head_sha[:12]}` failed ({jobs}). RepoPilot "
+            "does not triage runs of its own commits (no chain of fixes): read that run's log, "
+            "push a fix, and the next failure gets a fresh comment."
+        )
+        if not dry_run:
+            comment.edit(mark_status(comment.body or "", held[0], status, note))
+        return comment.html_url
+    return None
