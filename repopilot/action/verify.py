@@ -40,7 +40,7 @@ from repopilot.github.runs import failed_jobs
 from repopilot.safety.redact import clean_for_model
 
 GITHUB_TOKEN_LOGIN = "github-actions[bot]"
-HELD = "When it finishes, this comment says whether the fix held."
+HELD = "When it finishes, RepoPilot's comment on this pull request says whether the fix held."
 
 CIHow = Literal["dispatched", "push", "manual"]
 
