@@ -3,7 +3,7 @@
 The structure layer knows the failing step; its `##[group]Run <command>` header, the script lines
 the runner echoes under it, or (in logs that name steps) its name say what kind of work failed:
 `npm publish`, `cargo fmt --check`, `pip install`, `docker build`, `go test`. The table is data,
-`step_commands.yaml` beside this module, each entry with the `source:` that documents the command.
+`step_commands.toml` beside this module, each entry with the `source:` that documents the command.
 
 The prior is weak evidence (issue 20, "the failing step's command as context"): it names the
 category of an `unknown` or wrapper-only verdict, at a low confidence and saying so, and it breaks
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,9 +24,9 @@ from typing import TypeVar, cast
 from repopilot.errors import PatternError
 from repopilot.records import CATEGORIES, AssignedCategory, Category
 
-DATA = Path(__file__).with_name("step_commands.yaml")
+DATA = Path(__file__).with_name("step_commands.toml")
 SCRIPT_LINES = 30  # echoed script lines read under a step's header
-CONFIDENCE = 0.3  # a category from the command alone: below any keyword or pattern verdict
+CONFIDENCE = 0.25  # a category from the command alone: below any keyword or pattern verdict
 RECAST_CONFIDENCE = 0.6  # a pattern's category read again in the light of the command
 SAYS = "from the failing step's command"
 
@@ -61,11 +62,9 @@ class Prior:
 @functools.cache
 def entries(path: Path = DATA) -> tuple[Entry, ...]:
     """The table, validated: PatternError (one line) for a bad entry."""
-    import yaml  # only a verdict that needs the prior pays for the parser
-
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise PatternError(f"{path}: cannot read: {exc}") from None
     out = []
     for i, e in enumerate(raw.get("entries") or []):
