@@ -37,6 +37,52 @@ def _usable(text: str) -> bool:
     return bool(b) and not NOISE.search(b) and not b.startswith("##[endgroup]")
 
 
+class _Picked:
+    """Line indices in the order they were chosen, each once, at most `limit` of them."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.order: list[int] = []
+
+    def take(self, *indices: int) -> None:
+        for i in indices:
+            if i not in self.order and len(self.order) < self.limit:
+                self.order.append(i)
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+
+def _span(
+    verdict: Verdict, index: dict[int, int], exits: list[int], evidence: list[int], n: int
+) -> tuple[int, int]:
+    """The failing step's first line and the exit line that ends the evidence's command (or the
+    last line), as indices."""
+    focus = evidence[0] if evidence else (exits[-1] if exits else n - 1)
+    stop = min((x for x in exits if x >= focus), default=n - 1)
+    start = 0
+    if verdict.step_lines and verdict.step_lines[0] in index:
+        start = index[verdict.step_lines[0]]
+    return start, stop
+
+
+def _anchors(score: list[float], texts: list[str], start: int, stop: int) -> list[int]:
+    """The strongest summary lines of the span (earliest first on ties), in file order."""
+    strong = [i for i in range(start, stop + 1) if score[i] >= _MIN_SCORE and _usable(texts[i])]
+    return sorted(sorted(strong, key=lambda i: (-score[i], i))[:EXPLAIN_ANCHORS])
+
+
+def _tail(texts: list[str], start: int, stop: int) -> list[int]:
+    """The last usable lines before the exit line, in file order."""
+    return sorted([i for i in range(stop - 1, start - 1, -1) if _usable(texts[i])][:TAIL_LINES])
+
+
+def _neighbours(marks: set[int], texts: list[str], start: int, stop: int) -> list[int]:
+    """One usable line on either side of each mark, within the span."""
+    near = ((i - 1, i + 1) for i in sorted(marks))
+    return [j for pair in near for j in pair if start <= j <= stop and _usable(texts[j])]
+
+
 def explaining_lines(
     lines: Sequence[tuple[int, str]], verdict: Verdict, limit: int = EXPLAIN_LINES
 ) -> tuple[Evidence, ...]:
@@ -49,34 +95,17 @@ def explaining_lines(
     exits = [i for i, t in enumerate(texts) if ends_step(t)]
     score, _ = anchor_scores(nums, texts, verdict.model_copy(update={"context": ()}), exits)
     evidence = [index[e.line] for e in verdict.evidence if e.line in index]
-    focus = evidence[0] if evidence else (exits[-1] if exits else len(texts) - 1)
-    stop = min((x for x in exits if x >= focus), default=len(texts) - 1)
-    start = 0
-    if verdict.step_lines and verdict.step_lines[0] in index:
-        start = index[verdict.step_lines[0]]
-    picked: list[int] = []
-
-    def take(i: int) -> None:
-        if i not in picked and len(picked) < limit:
-            picked.append(i)
-
-    for i in evidence:
-        take(i)
-    strong = [i for i in range(start, stop + 1) if score[i] >= _MIN_SCORE and _usable(texts[i])]
-    anchors = sorted(strong, key=lambda i: (-score[i], i))[:EXPLAIN_ANCHORS]
-    for i in sorted(anchors):
-        take(i)
+    start, stop = _span(verdict, index, exits, evidence, len(texts))
+    picked = _Picked(limit)
+    picked.take(*evidence)
+    anchors = _anchors(score, texts, start, stop)
+    picked.take(*anchors)
     if verdict.category == "unknown" or len(picked) <= 1:
-        tail = [i for i in range(stop - 1, start - 1, -1) if _usable(texts[i])][:TAIL_LINES]
-        for i in sorted(tail):
-            take(i)
-        if exits and stop in exits:
-            take(stop)  # the exit code itself says how the command ended
-    for i in sorted(set(evidence) | set(anchors)):
-        for j in (i - 1, i + 1):
-            if start <= j <= stop and _usable(texts[j]):
-                take(j)
-    chosen = sorted(picked)
+        picked.take(*_tail(texts, start, stop))
+        if stop in exits:
+            picked.take(stop)  # the exit code itself says how the command ended
+    picked.take(*_neighbours(set(evidence) | set(anchors), texts, start, stop))
+    chosen = sorted(picked.order)
     # Redacted here, like every line the engine hands on: verdicts are saved, posted and traced.
     cleaned, _ = clean_lines([texts[i] for i in chosen])
     return tuple(Evidence(line=nums[i], text=t) for i, t in zip(chosen, cleaned, strict=True))

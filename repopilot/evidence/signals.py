@@ -88,11 +88,9 @@ def _failing_span(
     return start, end
 
 
-def anchor_scores(
-    nums: list[int], texts: list[str], verdict: Verdict, exits: list[int]
-) -> tuple[list[float], list[float]]:
-    """(anchor score, failing-step tail score) of every line."""
-    index = {n: i for i, n in enumerate(nums)}
+def _line_scores(texts: list[str]) -> list[float]:
+    """What each line says by itself: a summary line (repeats of one shape fading), an
+    error-like line, or nothing (the runner's exit line and bookkeeping)."""
     score = [0.0] * len(texts)
     seen: dict[tuple[str, ...], int] = {}
     for i, t in enumerate(texts):
@@ -106,17 +104,23 @@ def anchor_scores(
             score[i] = S_SUMMARY - min(200, 25 * (seen[key] - 1))
         elif _ERRORISH.search(b) and not _NOT_ERROR.search(b):
             score[i] = S_ERRORISH
-    tail = [0.0] * len(texts)
+    return score
+
+
+def _tail_scores(n: int, exits: list[int]) -> list[float]:
+    """The lines before the last exit-code lines, fading with distance."""
+    tail = [0.0] * n
     for e in exits[-3:]:
         for d in range(1, min(TAIL_LINES, e) + 1):
             tail[e - d] = max(tail[e - d], S_TAIL - 5 * d)
-    span = _failing_span(nums, texts, verdict, exits)
-    if span:
-        for i in range(len(texts)):
-            if not span[0] <= i <= span[1]:
-                score[i] *= 0.5
+    return tail
+
+
+def _mark_verdict(score: list[float], nums: list[int], verdict: Verdict, exits: list[int]) -> None:
+    """The verdict's pattern context and evidence, over what the lines say by themselves."""
+    index = {n: i for i, n in enumerate(nums)}
     first = index.get(verdict.evidence[0].line, 0) if verdict.evidence else 0
-    stop = min((x for x in exits if x >= first), default=len(texts))
+    stop = min((x for x in exits if x >= first), default=len(score))
     for ev in verdict.context:
         # Pattern context may run past the step's exit line into the runner's cleanup: not context.
         if ev.line in index and index[ev.line] <= stop:
@@ -124,4 +128,18 @@ def anchor_scores(
     for k, ev in enumerate(verdict.evidence):
         if ev.line in index:
             score[index[ev.line]] = S_EVIDENCE if k == 0 else S_EVIDENCE_MORE
+
+
+def anchor_scores(
+    nums: list[int], texts: list[str], verdict: Verdict, exits: list[int]
+) -> tuple[list[float], list[float]]:
+    """(anchor score, failing-step tail score) of every line."""
+    score = _line_scores(texts)
+    tail = _tail_scores(len(texts), exits)
+    span = _failing_span(nums, texts, verdict, exits)
+    if span:
+        for i in range(len(texts)):
+            if not span[0] <= i <= span[1]:
+                score[i] *= 0.5
+    _mark_verdict(score, nums, verdict, exits)
     return score, tail

@@ -88,16 +88,18 @@ def _exception(text: str) -> bool:
     return _EXCEPTION.search(text) is not None
 
 
-def score(line: Line, end: int, span: int) -> float:
-    """Generic error-ness of one line (0 when it cannot be evidence)."""
-    text = body(line.text).strip()
-    if not text or runner_exit(line.text) is not None or is_passing_test(line.text):
-        return 0.0
-    if _ECHO.match(line.text):
-        return 0.0
-    error_word, negated = _words(text)
-    if negated or _MARKER.match(text):
-        return 0.0
+def _never(line: Line, text: str) -> bool:
+    """Lines that cannot be evidence: blank, the runner's exit line, a passing test, an echo."""
+    return (
+        not text
+        or runner_exit(line.text) is not None
+        or is_passing_test(line.text)
+        or _ECHO.match(line.text) is not None
+    )
+
+
+def _points(line: Line, text: str, error_word: bool) -> float:
+    """The generic signals' points: annotation, prefix, words, exception, location, colour."""
     s = 0.0
     if annotation(line.text) == "error":
         s += 4
@@ -111,6 +113,18 @@ def score(line: Line, end: int, span: int) -> float:
         s += 1.5
     if line.red:
         s += 1
+    return s
+
+
+def score(line: Line, end: int, span: int) -> float:
+    """Generic error-ness of one line (0 when it cannot be evidence)."""
+    text = body(line.text).strip()
+    if _never(line, text):
+        return 0.0
+    error_word, negated = _words(text)
+    if negated or _MARKER.match(text):
+        return 0.0
+    s = _points(line, text, error_word)
     if s == 0:
         return 0.0
     if _WARNING.match(text) or annotation(line.text) == "warning":

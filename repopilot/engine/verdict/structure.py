@@ -151,69 +151,113 @@ def _reports(res: ScanResult) -> list[_Report]:
     return sorted(out, key=lambda r: r.line)
 
 
+class _Ending:
+    """Whether the log reaches the job's end (job_end.py), read from its tail only when the
+    answer matters, and once."""
+
+    def __init__(self, job: JobLog, spans: list[StepSpan]) -> None:
+        self._job, self._spans = job, spans
+        self._answer: bool | None = None
+
+    def __call__(self) -> bool:
+        if self._answer is None:
+            self._answer = job_complete(self._job, [s.name for s in self._spans])
+        return self._answer
+
+    @property
+    def known(self) -> bool:
+        """Read already, and complete (without reading it now)."""
+        return bool(self._answer)
+
+
+def _tolerated(
+    r: _Report, job: JobLog, spans: list[StepSpan], exits: set[int], complete: _Ending
+) -> bool:
+    """A problem matcher's annotation (`##[error]file:line: ...`) in a step that printed no exit
+    line did not stop that step: when the job went on to run its own steps, it was tolerated.
+    A free-text `##[error]` message (`::error::`, `core.setFailed`) is a statement of failure,
+    and an exit line is never judged tolerated here: a `continue-on-error` step and a failed
+    step followed by `if: always()` steps print the same lines."""
+    span = _span_at(spans, r.line)
+    return (
+        r.kind == "error"
+        and _MATCHED.search(r.text) is not None
+        and job.fmt in ("gha", "ghcli")
+        and _span_key(span) not in exits
+        and not _CANCELLED.search(r.text)
+        and _carried_on(spans, span)
+        and complete()
+    )
+
+
+def _first_failure(
+    job: JobLog, res: ScanResult, spans: list[StepSpan], complete: _Ending
+) -> tuple[_Report | None, list[_Report]]:
+    """The first failure report the job did not carry on after, and those it did."""
+    reports = _reports(res)
+    exits = {_span_key(_span_at(spans, r.line)) for r in reports if r.kind == "exit"}
+    tolerated: list[_Report] = []
+    for r in reports:
+        if not _tolerated(r, job, spans, exits, complete):
+            return r, tolerated
+        tolerated.append(r)
+    return None, tolerated
+
+
 def analyze(
     job: JobLog, res: ScanResult, hits: list[Hit], assume_failed: bool = False
 ) -> Structure:
     """The job's structure from one scan (module docstring has the failure rule)."""
     spans = steps_of(res)
-    reports = _reports(res)
-    ended: list[bool] = []
-
-    def complete() -> bool:  # read the log's tail only when the answer matters
-        if not ended:
-            ended.append(job_complete(job, [s.name for s in spans]))
-        return ended[0]
-
-    tolerated: list[int] = []
-    chosen: _Report | None = None
-    exits = {_span_key(_span_at(spans, r.line)) for r in reports if r.kind == "exit"}
-    for r in reports:
-        span = _span_at(spans, r.line)
-        # A problem matcher's annotation (`##[error]file:line: ...`) in a step that printed no
-        # exit line did not stop that step: when the job went on to run its own steps, it was
-        # tolerated. A free-text `##[error]` message (`::error::`, `core.setFailed`) is a
-        # statement of failure, and an exit line is never judged tolerated here: a
-        # `continue-on-error` step and a failed step followed by `if: always()` steps print the
-        # same lines.
-        if (
-            r.kind == "error"
-            and _MATCHED.search(r.text)
-            and job.fmt in ("gha", "ghcli")
-            and _span_key(span) not in exits
-            and not _CANCELLED.search(r.text)
-            and _carried_on(spans, span)
-            and complete()
-        ):
-            tolerated.append(r.line)
-            continue
-        chosen = r
-        break
-    done = bool(ended and ended[0])
-    if chosen is None and tolerated and assume_failed:
+    complete = _Ending(job, spans)
+    chosen, carried = _first_failure(job, res, spans, complete)
+    done = complete.known
+    if chosen is None and carried and assume_failed:
         # The job is known to have failed: the failure we took for tolerated was the one.
-        chosen = next(r for r in reversed(reports) if r.line == tolerated[-1])
-        tolerated.pop()
+        chosen = carried.pop()
+    tolerated = [r.line for r in carried]
     if chosen is not None:
         reason: Reason = "exit-code" if chosen.kind == "exit" else "annotation"
         return _region(res, spans, chosen.line, True, reason, tolerated, done)
-    last = res.exit_lines[-1:] if res.exit_lines else []
     if res.failure_marker:
         return _region(res, spans, _last_line(res, hits), True, "marker", tolerated, done)
     if tolerated:
         return _whole(res, False, "tolerated", tolerated, done, assume_failed)
+    last = res.exit_lines[-1:] if res.exit_lines else []
     if res.success_marker or any(code == 0 for _, _, code in last):
         return _whole(res, False, "success", tolerated, done, assume_failed)
     if complete():
-        # A whole log with no failure report: failed only when its last step of work states
-        # a failure itself (a container action that dies without an exit line).
-        work = _last_work(spans)
-        stated = [
-            h.line for h in hits if _decisive(h) and work is not None and h.line >= work.start
-        ]
-        if stated and job.fmt == "gha":
-            return _region(res, spans, max(stated), True, "stated", tolerated, True)
-        return _whole(res, False, "complete", tolerated, True, assume_failed)
-    # A plain log (Jenkins, a paste) has no runner structure to say otherwise: any pattern counts.
+        return _complete_log(job, res, spans, hits, tolerated, assume_failed)
+    return _excerpt(job, res, spans, hits, tolerated, assume_failed)
+
+
+def _complete_log(
+    job: JobLog,
+    res: ScanResult,
+    spans: list[StepSpan],
+    hits: list[Hit],
+    tolerated: list[int],
+    assume_failed: bool,
+) -> Structure:
+    """A whole log with no failure report: failed only when its last step of work states a
+    failure itself (a container action that dies without an exit line)."""
+    work = _last_work(spans)
+    stated = [h.line for h in hits if _decisive(h) and work is not None and h.line >= work.start]
+    if stated and job.fmt == "gha":
+        return _region(res, spans, max(stated), True, "stated", tolerated, True)
+    return _whole(res, False, "complete", tolerated, True, assume_failed)
+
+
+def _excerpt(
+    job: JobLog,
+    res: ScanResult,
+    spans: list[StepSpan],
+    hits: list[Hit],
+    tolerated: list[int],
+    assume_failed: bool,
+) -> Structure:
+    """Part of a log (a step, `--log-failed`, a paste): failed when it states a failure. A plain
+    log (Jenkins, a paste) has no runner structure to say otherwise: any pattern counts."""
     plain = job.fmt not in ("gha", "ghcli")
     stated = [h.line for h in hits if plain or _decisive(h)] + _stated(res)
     if stated:
