@@ -38,6 +38,13 @@ _FAILED = re.compile(
     r"Process completed with exit code [1-9]|exited with (?:code )?[1-9]"
 )
 
+# A test's own passing line: Go's `--- PASS:`, pytest's `PASSED`, unittest's `... ok`, TAP's
+# `ok 3 - name`, a check mark, bun's `(pass)`. Narrower than a passing line in general: a bare
+# `ok` (Go's package line, any tool's status word) closes no test's output.
+_TEST_PASSED = re.compile(
+    r"^\s*--- PASS: |\bPASSED\b|\.\.\. ok\s*$|^\s*ok \d+\b|^\s*[✓✔√]\s|\s[✓✔]\s|\(pass\)"
+)
+
 # Another test starts (Go's `=== RUN`/`=== CONT`, parallel tests interleave): whose output the
 # line was is no longer clear, so it is not taken for a mention.
 _NEXT_TEST = re.compile(r"^\s*=== (?:RUN|CONT|PAUSE|NAME)\s")
@@ -53,7 +60,7 @@ def is_mention(line: int, read: Reader) -> bool:
             if _FAILED.search(body(ln.text)):
                 return False
             continue
-        if is_passing_test(ln.text):
+        if is_passing_test(ln.text) and _TEST_PASSED.search(body(ln.text)):
             return True
         t = body(ln.text)
         if _FAILED.search(t) or _NEXT_TEST.match(t):

@@ -94,3 +94,10 @@ def test_interleaved_parallel_tests_are_not_mentions():
         ]
     )
     assert not is_mention(1, read)
+
+
+def test_a_bare_ok_closes_no_tests_output():
+    read = _reader(["write x: No space left on device", "ok line", "ok  \texample.com/b\t0.2s"])
+    assert not is_mention(1, read)
+    read = _reader(["open /x: permission denied", "ok 3 - opens read-only files"])
+    assert is_mention(1, read)
