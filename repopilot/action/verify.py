@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from github import GithubException
 from github.Repository import Repository
 
 from repopilot.comment.markdown import code_span, link
@@ -153,6 +154,11 @@ def report_failed_fix(repo: Repository, event: RunEvent, bot: str, dry_run: bool
             "push a fix, and the next failure gets a fresh comment."
         )
         if not dry_run:
-            comment.edit(mark_status(comment.body or "", held[0], status, note))
+            try:
+                comment.edit(mark_status(comment.body or "", held[0], status, note))
+            except GithubException as exc:
+                if exc.status not in (403, 404):  # a read-only token, a deleted comment
+                    raise
+                return None
         return comment.html_url
     return None
