@@ -162,7 +162,7 @@ def lint(patterns: list[Pattern], slow_ms: float) -> list[Problem]:
 def engine_routes(patterns: list[Pattern]) -> tuple[list[Problem], str]:
     """The set engine's view (engine/match/set_engine.py): a warning for each pattern without an RE2
     form (it stays on the slower per-pattern path), and the counts for the summary."""
-    from repopilot.engine.match.set_engine import summarize
+    from repopilot.engine.match.route_summary import summarize
 
     got = summarize(patterns)
     out = [

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from repopilot.engine.library.loader import Pattern, load_library
-from repopilot.engine.match.scan import Engine, Hit, Scanner, ScanResult
+from repopilot.engine.match.scan import Engine, Scanner
+from repopilot.engine.match.scan_result import Hit, ScanResult
 from repopilot.engine.match.split_file import eligible, split_scan
 from repopilot.engine.verdict.assertions import assertion_for, reads_above
 from repopilot.engine.verdict.baseline import Baseline, demote, noted

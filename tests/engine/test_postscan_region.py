@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library.loader import load_library
-from repopilot.engine.match.scan import ScanResult
+from repopilot.engine.match.scan_result import ScanResult
 from repopilot.engine.match.split_file import split_scan
 from repopilot.engine.verdict.job_end import last_nonblank
 from repopilot.engine.verdict.region import Region, read_raw

@@ -25,7 +25,7 @@ from repopilot.engine.library.loader import Pattern
 from repopilot.engine.match.re2_translate import WEIRD_BYTES
 
 if TYPE_CHECKING:
-    from repopilot.engine.match.set_engine import Route
+    from repopilot.engine.match.routes import Route
 
 _TAIL = r"[^\n]*\n"
 CHECK = 2  # the version of the check below (_missed): a new one invalidates its cached answer

@@ -26,7 +26,7 @@ from repopilot.engine.library.loader import Pattern
 from repopilot.engine.match.re2_translate import cased
 
 if TYPE_CHECKING:
-    from repopilot.engine.match.set_engine import Route
+    from repopilot.engine.match.routes import Route
 
 MAX_TEXT = 8192  # characters (a matchable text is at most MAX_LINE bytes anyway)
 

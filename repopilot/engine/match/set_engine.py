@@ -16,140 +16,57 @@ Same results as the per-pattern path by construction (raw forms are never narrow
 pattern, line forms are exact or marked inexact). Vectorscan 5.4.12 (the `hyperscan` 0.9.1
 wheel, built without its AVX2 code) misses matches in some multi-pattern databases, so the
 Hyperscan pass checks every pattern's examples and probes of its expressions when it is built
-(engine/match/hyperscan_probe.py) and leaves the patterns it misses to their prefilter; tests/
-test_setmatch_equal.py compares the two paths on the fixtures and on the shared corpus.
+(engine/match/hyperscan_probe.py) and leaves the patterns it misses to their prefilter; tests/engine/match/test_set_engine_equal.py compares the two paths on the fixtures and on the shared corpus.
 """
 
 from __future__ import annotations
 
 import bisect
-import hashlib
-import json
 import re
-import re._parser as sre
-import sys
-import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import re2
-import regex
-
-from repopilot.engine.library import cache
-from repopilot.engine.library.loader import Pattern
-from repopilot.engine.match.hyperscan_select import needle_selector
 from repopilot.engine.match.re2_lines import NOTHING, LineSet, decidable
-from repopilot.engine.match.re2_translate import RE2Form, Untranslatable, translate
+from repopilot.engine.match.routes import routes
+from repopilot.engine.match.scan_result import (
+    GENERIC_KEEP,
+    LineCtx,
+    LineSink,
+    Prefilter,
+    ScanResult,
+    Selected,
+    generic_deque,
+)
 from repopilot.logs.textnorm import body, display
 
 if TYPE_CHECKING:
     from repopilot.engine.match.re2_lines import Decided
-    from repopilot.engine.match.scan import Scanner, ScanResult
     from repopilot.logs.reader import Chunk
 
-GENERIC_KEEP = 48  # error-like lines kept per step (ScanResult.generic)
 _ANSI_B = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
-@dataclass(frozen=True, slots=True)
-class Route:
-    """How the set engine treats one pattern (what `repopilot patterns lint` reports)."""
-
-    forms: tuple[RE2Form, ...] | None  # None: no RE2 form, the slow path
-    exact: bool  # every form is exact: RE2 decides a decidable line (`regex` reads captures)
-    captures: bool  # named groups: the `regex` engine fills them
-    reason: str  # why the pattern is slow or inexact ("" when neither)
-    # the raw form of its needle, when that selects its lines in pass 1 (engine/match/hyperscan_select.py)
-    selector: str | None = None
-
-
-def route(p: Pattern) -> Route:
-    forms: list[RE2Form] = []
-    captures = False
-    for expr in p.exprs:
-        try:
-            form = translate(expr, bool(p.flags))
-            re2.compile(form.line, _options())
-        except Untranslatable as exc:
-            return Route(None, False, False, str(exc))
-        except re2.error as exc:
-            return Route(None, False, False, f"RE2 rejects its translation ({exc})")
-        captures = captures or bool(sre.parse(expr).state.groupdict)
-        forms.append(form)
-    exact = all(f.exact for f in forms)
-    why = "" if exact else "lookaround, atomic group or possessive repeat: `regex` confirms"
-    return Route(tuple(forms), exact, captures, why, needle_selector(p))
-
-
-def routes(patterns: list[Pattern], cache_dir: Path | None = None) -> list[Route]:
-    """Every pattern's route; kept (sealed) in the cache at `cache_dir`, as translating costs
-    ~1 s."""
-    here = Path(__file__)
-    code = b"".join(Path(m).read_bytes() for m in (here, here.with_name("re2_translate.py"),
-                                                   here.with_name("hyperscan_select.py")))  # fmt: skip
-    what = [(p.exprs, p.flags, p.literals, p.needle_re) for p in patterns]
-    # (routes also depend on this Python's parser and Unicode tables, and on `regex`'s)
-    where = (sys.version, unicodedata.unidata_version, getattr(regex, "__version__", ""))
-    digest = hashlib.sha256(code + repr((where, what)).encode())
-    name = f"routes-{digest.hexdigest()[:32]}.json"
-    blob = cache.read_sealed(name, cache_dir)
-    if blob is not None:
-        try:
-            return [_decode(r) for r in json.loads(blob)]
-        except (ValueError, TypeError, KeyError):
-            pass
-    got = [route(p) for p in patterns]
-    cache.write_sealed(name, json.dumps([_encode(r) for r in got]).encode(), cache_dir)
-    return got
-
-
-def _encode(r: Route) -> dict:
-    forms = None if r.forms is None else [[f.line, f.raw, f.exact, f.ignore_case]
-                                          for f in r.forms]  # fmt: skip
-    return {"forms": forms, "exact": r.exact, "captures": r.captures, "reason": r.reason,
-            "selector": r.selector}  # fmt: skip
-
-
-def _decode(d: dict) -> Route:
-    forms = None if d["forms"] is None else tuple(RE2Form(*f) for f in d["forms"])
-    selector = d["selector"]
-    return Route(forms, bool(d["exact"]), bool(d["captures"]), str(d["reason"]),
-                 None if selector is None else str(selector))  # fmt: skip
-
-
-def _options() -> re2.Options:
-    opts = re2.Options()
-    opts.max_mem = 64 << 20
-    opts.never_nl = True
-    return opts
-
-
 class SetMatcher:
-    """Compiled once per Scanner when a log is large enough to repay it."""
+    """Compiled once per Scanner when a log is large enough to repay it. It reads the Scanner's
+    needles from its Prefilter record and hands each selected line back through `LineSink.line`
+    (engine/match/scan_result.py)."""
 
-    def __init__(
-        self,
-        scanner: Scanner,
-        signals: tuple[str, ...],
-        generic: tuple[str, ...],
-        cache_dir: Path | None = None,
-    ):
+    def __init__(self, prefilter: Prefilter, cache_dir: Path | None = None):
         from repopilot.engine.match import hyperscan_pass
 
-        patterns = scanner.patterns
+        patterns = prefilter.patterns
+        self.prefilter = prefilter
         self.routes = routes(patterns, cache_dir)  # (cached in `cache_dir`, as the database)
         self.slow_ids = {i for i, r in enumerate(self.routes) if r.forms is None}
-        self.finder = hyperscan_pass.build(patterns, self.routes, signals, generic, cache_dir)
+        self.finder = hyperscan_pass.build(
+            patterns, self.routes, prefilter.signals, prefilter.generic, cache_dir
+        )
         if self.finder is not None:  # Hyperscan missed their examples: prefiltered instead
             self.slow_ids |= self.finder.unsafe
         # Per selected decidable line, one RE2 set decides (engine/match/re2_lines.py).
-        self.lines = LineSet(patterns, self.routes, self.slow_ids, generic)
+        self.lines = LineSet(patterns, self.routes, self.slow_ids, prefilter.generic)
         # An exact line form decides a hit; `regex` reads its captures only for a verdict.
-        self.lazy = {i for i in self.lines.exact if self.routes[i].captures}
-        # for the lines the line set does not decide: the per-pattern path's needle set
-        self._needles, self._by_needle = scanner._set, scanner.by_lit
-        self._generic_needles = scanner._generic
+        self.lazy = frozenset(i for i in self.lines.exact if self.routes[i].captures)
 
     def select(
         self, matchable: str, raw_hits: set[int], decided: Decided | None
@@ -159,17 +76,19 @@ class SetMatcher:
         whether an error-like word is in it. A pattern matches only where its required literal is, so
         this finds the hits the per-pattern path's literal filter finds."""
         if decided is None:  # a line RE2 does not decide (lineset.decidable): `regex` does
-            found = self._needles.Match(matchable) or ()
+            pre = self.prefilter
+            found = pre.needles.Match(matchable) or ()
             allowed: set[int] = set()
             for k in found:
-                allowed.update(self._by_needle[k])
-            return raw_hits & allowed, set(), any(k in self._generic_needles for k in found)
+                allowed.update(pre.needle_patterns[k])
+            return raw_hits & allowed, set(), any(k in pre.generic_needles for k in found)
         todo = set(decided.patterns) | (raw_hits - self.lines.covered)
         return todo, decided.patterns & self.lines.exact, decided.generic
 
-    def chunk(self, scanner: Scanner, chunk: Chunk, res: ScanResult) -> int:
-        """One chunk: the same effects on `res` as Scanner's per-pattern `_chunk`; how many
-        lines the first pass selected (attention and generic ones)."""
+    def chunk(self, chunk: Chunk, res: ScanResult, sink: LineSink) -> int:
+        """One chunk: the same effects on `res` as the Scanner's per-pattern path; how many
+        lines the first pass selected (attention and generic ones). Each attention line goes to
+        `sink.line` with what was decided there."""
         assert self.finder is not None  # Scanner uses the set engine only with a finder
         data = chunk.data
         if b"\x1b" in data:
@@ -178,7 +97,7 @@ class SetMatcher:
         found, generic = self.finder.find(data)
         odd = [start for start, ids in found.items() if ids is None]
         if odd:
-            for start in _not_candidates(scanner, data, odd):
+            for start in _not_candidates(self.prefilter, data, odd):
                 del found[start]
         starts = found.keys()
         lines = self._prepare(data, found, set(generic))
@@ -191,14 +110,13 @@ class SetMatcher:
             # generic lines before this attention line share one step and one header state
             if gi < n_generic and generic[gi] < start:
                 gi, si, line, pos = self._flush(
-                    scanner, data, generic, starts, (gi, si), steps, start, (line, pos), anchor, res
+                    data, generic, starts, (gi, si), steps, start, (line, pos), anchor, res
                 )
             line += data.count(b"\n", pos, start)
             pos = start
             while si < len(steps) and steps[si][0] <= line:
                 res.steps.append(steps[si])
                 si += 1
-            step = len(res.steps) - 1
             raw, text, matchable, decided = lines[start]
             ids = found[start]
             if decided is NOTHING and ids is not None and start not in signalled:
@@ -206,9 +124,13 @@ class SetMatcher:
                     continue  # no pattern, word or signal here: nothing for the line to change
             # (no needle check: a line where no needle is can give no hit, signal or generic
             # entry, so the set engine's extra lines change nothing)
-            scanner._line(raw, line, step, anchor, res, self, ids, (text, decided, matchable), True)
+            ctx = LineCtx(res, anchor, line, len(res.steps) - 1)
+            if ids is not None:  # (None: raw forms prove nothing here: the Scanner's needles)
+                todo, direct, worded = self.select(matchable, ids, decided)
+                ctx.selected = Selected(text, matchable, todo, direct, self.lazy, worded)
+            sink.line(raw, ctx)
         gi, si, line, pos = self._flush(
-            scanner, data, generic, starts, (gi, si), steps, len(data) + 1, (line, pos), anchor, res
+            data, generic, starts, (gi, si), steps, len(data) + 1, (line, pos), anchor, res
         )
         res.steps.extend(steps[si:])
         line += data.count(b"\n", pos)
@@ -235,7 +157,7 @@ class SetMatcher:
             out[start] = (raw, text, matchable, decided)
         return out
 
-    def _flush(self, scanner, data, generic, starts, at, steps, until, where, anchor, res):
+    def _flush(self, data, generic, starts, at, steps, until, where, anchor, res):
         """Generic lines starting before `until`: per step, the last GENERIC_KEEP of them."""
         gi, si = at
         line, pos = where
@@ -248,17 +170,17 @@ class SetMatcher:
             line += data.count(b"\n", pos, start)
             pos = start
             if si < len(steps) and steps[si][0] <= line:
-                _keep(scanner, data, group, anchor, res)
+                _keep(self.prefilter, data, group, anchor, res)
                 group = []
                 while si < len(steps) and steps[si][0] <= line:
                     res.steps.append(steps[si])
                     si += 1
             group.append((start, line))
-        _keep(scanner, data, group, anchor, res)
+        _keep(self.prefilter, data, group, anchor, res)
         return gi, si, line, pos
 
 
-def _not_candidates(scanner: Scanner, data: bytes, odd: list[int]) -> set[int]:
+def _not_candidates(prefilter: Prefilter, data: bytes, odd: list[int]) -> set[int]:
     """Of the non-ASCII lines (whose raw forms prove nothing), those holding no prefilter
     needle: the per-pattern path would not look at them either. One needle search over the
     lines joined, instead of one call per line (a progress bar of `█` is on every line)."""
@@ -274,7 +196,7 @@ def _not_candidates(scanner: Scanner, data: bytes, odd: list[int]) -> set[int]:
     keep: set[int] = set()
     pos = 0
     while pos < len(joined):
-        m = scanner._scan.search(joined, pos)
+        m = prefilter.chunk_scan.search(joined, pos)
         if m is None:
             break
         k = bisect.bisect_right(offsets, m.start()) - 1
@@ -283,7 +205,9 @@ def _not_candidates(scanner: Scanner, data: bytes, odd: list[int]) -> set[int]:
     return set(odd) - keep
 
 
-def _keep(scanner, data: bytes, group: list[tuple[int, int]], anchor, res) -> None:
+def _keep(
+    prefilter: Prefilter, data: bytes, group: list[tuple[int, int]], anchor, res: ScanResult
+) -> None:
     """The last GENERIC_KEEP lines of `group` (one step) that are generic lines, in order."""
     if not group or group[-1][1] <= res.header_until:
         return  # header_until changes only at attention lines: constant within a group
@@ -292,7 +216,7 @@ def _keep(scanner, data: bytes, group: list[tuple[int, int]], anchor, res) -> No
         if number <= res.header_until:
             break
         end = data.find(b"\n", start)
-        text = scanner._generic_text(data[start : len(data) if end < 0 else end])
+        text = prefilter.generic_text(data[start : len(data) if end < 0 else end])
         if text is not None:
             kept.append((number, text, anchor))
             if len(kept) == GENERIC_KEEP:
@@ -301,39 +225,5 @@ def _keep(scanner, data: bytes, group: list[tuple[int, int]], anchor, res) -> No
         step = len(res.steps) - 1
         dq = res.generic.get(step)
         if dq is None:
-            dq = res.generic[step] = scanner._generic_deque()
+            dq = res.generic[step] = generic_deque()
         dq.extend(reversed(kept))
-
-
-@dataclass(frozen=True, slots=True)
-class RouteSummary:
-    """What `repopilot patterns lint` says about the set engine."""
-
-    exact: int  # the line set decides them on ASCII lines (`regex` only fills captures)
-    confirmed: int  # an RE2 form wider than the pattern: `regex` confirms what it selects
-    checked_out: int | None  # left to the prefilter by the Hyperscan self-check (None: absent)
-    slow: list[tuple[Pattern, str]]  # no RE2 form: per-pattern `regex` on prefilter lines, why
-    by_needle: int = (
-        0  # selected in the Hyperscan pass by their needle (engine/match/hyperscan_select.py)
-    )
-
-
-def summarize(patterns: list[Pattern]) -> RouteSummary:
-    got = routes(patterns)
-    slow = [(p, r.reason) for p, r in zip(patterns, got, strict=True) if r.forms is None]
-    out: set[int] = set()
-    checked_out = None
-    try:
-        from repopilot.engine.match.scan import Scanner
-
-        scanner = Scanner(patterns, engine="set")
-        scanner.prepare()
-        if scanner.sets is not None and scanner.sets.finder is not None:
-            out = scanner.sets.finder.unsafe
-            checked_out = len(out)
-    except Exception:  # noqa: BLE001  (the counts without the build)
-        checked_out = None
-    exact = sum(1 for i, r in enumerate(got) if r.forms is not None and r.exact and i not in out)
-    rest = len(patterns) - exact - len(slow) - len(out)
-    needled = sum(1 for i, r in enumerate(got) if r.selector is not None and i not in out)
-    return RouteSummary(exact, rest, checked_out, slow, needled)

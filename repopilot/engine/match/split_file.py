@@ -13,7 +13,8 @@ import os
 from collections import deque
 
 from repopilot.engine.match import fork_pipe
-from repopilot.engine.match.scan import MAX_HITS, Hit, Scanner, ScanResult
+from repopilot.engine.match.scan import Scanner
+from repopilot.engine.match.scan_result import MAX_HITS, Hit, ScanResult
 from repopilot.logs.reader import JobLog, iter_chunks
 from repopilot.safety.masks import registered_masks, remember_values
 
@@ -43,7 +44,7 @@ def _run(scanner: Scanner, job: JobLog, anchor, stop) -> tuple[ScanResult, int]:
     res = ScanResult()
     nxt = anchor[1]
     for chunk in iter_chunks(job, anchor, gha_steps=False, stop=stop):
-        scanner._chunk(chunk, res)
+        scanner.scan_chunk(chunk, res)
         nxt = chunk.first_line + (chunk.n_newlines or 0)
     return res, nxt
 

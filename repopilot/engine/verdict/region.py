@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 
-from repopilot.engine.match.scan import ScanResult
+from repopilot.engine.match.scan_result import ScanResult
 from repopilot.engine.verdict.line_score import Line
 from repopilot.logs.reader import JobLog, iter_chunks
 from repopilot.logs.textnorm import MAX_LINE, display

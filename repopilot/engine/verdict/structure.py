@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from repopilot.engine.match.scan import Hit, ScanResult
+from repopilot.engine.match.scan_result import Hit, ScanResult
 from repopilot.engine.verdict.job_end import job_complete
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.evidence.runners import alternation, runner_exit

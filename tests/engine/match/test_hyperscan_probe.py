@@ -14,9 +14,9 @@ import re
 import pytest
 
 from repopilot.engine.library.loader import load_library
-from repopilot.engine.match import hyperscan_pass, set_engine
+from repopilot.engine.match import hyperscan_pass, routes
 from repopilot.engine.match.hyperscan_probe import probes
-from repopilot.engine.match.scan import _SIGNALS, GENERIC
+from repopilot.engine.match.scan_result import GENERIC, SIGNALS
 from tests.engine_support import LOGS
 
 hs = pytest.importorskip("hyperscan", reason="hyperscan is not installed: no Hyperscan pass")
@@ -58,7 +58,7 @@ def test_probes_skip_what_raw_forms_never_hold():
 
 def test_every_library_expression_has_a_probe():
     patterns = load_library()
-    spec = hyperscan_pass._spec(hs, patterns, set_engine.routes(patterns), _SIGNALS, GENERIC, set())
+    spec = hyperscan_pass._spec(hs, patterns, routes.routes(patterns), SIGNALS, GENERIC, set())
     bare = [
         patterns[spec.owner[i]].id
         for i, expr in enumerate(spec.exprs[: spec.generic0])
@@ -104,7 +104,7 @@ def _reference(spec, data: bytes) -> tuple[dict[int, set[int] | None], list[int]
 
 def test_find_answers_as_each_expression_alone_would():
     patterns = load_library()
-    finder = hyperscan_pass.build(patterns, set_engine.routes(patterns), _SIGNALS, GENERIC)
+    finder = hyperscan_pass.build(patterns, routes.routes(patterns), SIGNALS, GENERIC)
     assert finder is not None
     spec = finder._spec
     # fixture log lines, and every probe with a line number of one digit in front of it

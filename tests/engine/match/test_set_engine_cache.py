@@ -17,7 +17,7 @@ import pytest
 
 from repopilot.engine.library import cache
 from repopilot.engine.library.loader import load_library
-from repopilot.engine.match import set_engine
+from repopilot.engine.match import routes
 from tests.engine_support import LOGS, PATTERNS, ROOT
 
 pytestmark = pytest.mark.integration  # runs the CLI as a subprocess
@@ -80,8 +80,8 @@ def test_the_sealing_key_lives_outside_the_cache_directory(tmp_path):
 def test_forged_routes_and_binary_entries_are_rebuilt(tmp_path):
     where = tmp_path / "cache"  # passed, as the entry points pass the settings' directory
     patterns = load_library(PATTERNS, where)
-    fresh = [set_engine.route(p) for p in patterns]
-    assert set_engine.routes(patterns, where) == fresh  # computed, then written sealed
+    fresh = [routes.route(p) for p in patterns]
+    assert routes.routes(patterns, where) == fresh  # computed, then written sealed
     (path,) = (tmp_path / "cache").glob("routes-*.json")
     blob = path.read_bytes()
     forged = json.loads(blob[32:])
@@ -89,7 +89,7 @@ def test_forged_routes_and_binary_entries_are_rebuilt(tmp_path):
         for f in r["forms"] or ():
             f[1] = "zzzz-never-in-a-log"
     path.write_bytes(blob[:32] + json.dumps(forged).encode())
-    assert set_engine.routes(patterns, where) == fresh
+    assert routes.routes(patterns, where) == fresh
     assert cache.read_sealed(path.name, where) is not None  # rewritten, sealed again
     path.write_bytes(b"\0" * 40)
     assert cache.read_sealed(path.name, where) is None

@@ -14,7 +14,8 @@ import pytest
 
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library.loader import load_library
-from repopilot.engine.match.scan import Scanner, ScanResult
+from repopilot.engine.match.scan import Scanner
+from repopilot.engine.match.scan_result import ScanResult
 from repopilot.errors import InputError
 from repopilot.logs.reader import open_logs
 from tests.engine_support import PATTERNS, ROOT
