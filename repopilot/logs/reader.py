@@ -12,6 +12,7 @@ Everything a user can get wrong raises `LogError` with one line saying what and 
 from __future__ import annotations
 
 import atexit
+import bisect
 import functools
 import gzip
 import io
@@ -30,16 +31,13 @@ from typing import Any, BinaryIO, cast
 from repopilot.errors import LogError
 from repopilot.logs import go_test_json
 from repopilot.logs.archive import ZipLimits, zip_jobs
+from repopilot.logs.gh_split import GHCLI as _GHCLI
+from repopilot.logs.gh_split import GhJob, split
 from repopilot.logs.textnorm import MAX_LINE, display
 from repopilot.safety.masks import remember_masks
 
 CHUNK = 1 << 20
 _GHA_TS = re.compile(rb"^\xef?\xbb?\xbf?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
-# The timestamp column may carry the BOM a step's (or, under `UNKNOWN STEP`, the whole job's) log
-# file starts with: gh copies each file's first line as it is.
-_GHCLI = re.compile(
-    rb"^\xef?\xbb?\xbf?([^\t\n]*)\t([^\t\n]*)\t(?:\xef\xbb\xbf)?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
-)
 _STEP_RUN = b"##[group]Run "
 
 
@@ -53,6 +51,7 @@ class JobLog:
     fmt: str  # "gha" | "ghcli" | "plain"
     job_filter: str | None = None  # ghcli: keep only this job's lines
     path: str | None = None  # set when the log is a plain uncompressed file (it can be split)
+    gh: GhJob | None = None  # one job of a gh file, split out (`opener` reads its spool)
 
 
 @dataclass(slots=True)
@@ -173,20 +172,31 @@ def _job(opener: Callable[[], BinaryIO], source: str, name: str, path: str | Non
 
 
 def _split_ghcli(job: JobLog) -> list[JobLog]:
-    """`gh run view --log` holds every job of a run: one JobLog per job column value."""
+    """`gh run view --log` holds every job of a run: one JobLog per job column value, each
+    reading its own spool written in one pass over the file (logs/gh_split.py)."""
     if job.fmt != "ghcli":
         return [job]
-    names: dict[str, None] = {}
-    with job.opener() as f:
-        for line in f:
-            m = _GHCLI.match(line)
-            if m:
-                names.setdefault(m.group(1).decode("utf-8", "replace"), None)
-    if len(names) == 1:  # one job: keep the source, name it by its column
-        return [JobLog(job.source, next(iter(names)), job.opener, "ghcli", path=job.path)]
-    if not names:
+    jobs = split(_gh_chunks(job))
+    if jobs is None:  # no gh line after all: read as it is, as before
         return [job]
-    return [JobLog(f"{job.source}!{n}", n, job.opener, "ghcli", job_filter=n) for n in names]
+    if len(jobs) == 1:  # one job: keep the source, name it by its column
+        (gh,) = jobs
+        return [JobLog(job.source, gh.name, _file_opener(gh.spool), "ghcli", path=job.path, gh=gh)]
+    return [
+        JobLog(f"{job.source}!{gh.name}", gh.name, _file_opener(gh.spool), "ghcli", gh.name, gh=gh)
+        for gh in jobs
+    ]
+
+
+def _gh_chunks(job: JobLog) -> Iterator[bytes]:
+    """The gh file's chunks as each job's reader saw them before the split (test2json decoded);
+    the masks any job registers are registered here, as reading any job read them all."""
+    with job.opener() as raw:
+        stream = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(_raw(raw), CHUNK)
+        for _, data in _raw_chunks(stream, job.source):
+            data = go_test_json.decode(data)
+            _register_masks(data)
+            yield data
 
 
 # ---------------------------------------------------------------- reading
@@ -302,6 +312,17 @@ def _ghcli_rewrite(data: bytes, first_line: int, state: list, keep: str | None) 
     return Chunk(first_line, 0, text, steps)
 
 
+def _steps_in(steps: tuple[tuple[int, str], ...], first: int, data: bytes) -> list:
+    """The steps of a split gh job that start on the lines of `data` (whose first is `first`)."""
+    lo = bisect.bisect_left(steps, (first,))
+    if lo == len(steps) or steps[lo][0] > first + len(data):
+        return []
+    # (`count`, not `_newlines`: a split job's chunk is often mostly other jobs' blank lines)
+    last = first + data.count(b"\n")  # (a line past the chunk when it ends with its LF: no step)
+    hi = bisect.bisect_left(steps, (last + (0 if data.endswith(b"\n") else 1),), lo)
+    return list(steps[lo:hi])
+
+
 def _raw(stream: BinaryIO) -> io.RawIOBase:
     """`stream` as the raw stream BufferedReader wraps (what every unbuffered opener returns)."""
     return cast(io.RawIOBase, stream)
@@ -383,6 +404,7 @@ def iter_chunks(
     registration (the scan registered the whole log's values), two passes saved per chunk.
     """
     offset0, line = anchor or (0, 1)
+    end = offset0
     state: list = [None, True]
     with job.opener() as raw:
         # An opener returns an open file (buffered) or a raw stream (a zip member, a split half).
@@ -392,6 +414,14 @@ def iter_chunks(
         if stop is not None:
             stream = io.BufferedReader(_Limit(stream, stop - offset0), CHUNK)
         for offset, data in _raw_chunks(stream, job.source):
+            if job.gh is not None:  # (split and decoded already: the gh columns are gone)
+                chunk = Chunk(line, offset + offset0, data, _steps_in(job.gh.steps, line, data))
+                if not reread:
+                    _register_masks(data)
+                yield chunk
+                line += chunk.n_newlines if chunk.n_newlines is not None else data.count(b"\n")
+                end = offset + offset0 + len(data)
+                continue
             data = go_test_json.decode(data)  # test2json events -> their output lines
             if job.fmt == "ghcli":
                 chunk = _ghcli_rewrite(data, line, state, job.job_filter)
@@ -408,6 +438,8 @@ def iter_chunks(
                 _register_masks(data)
             yield chunk
             line += chunk.n_newlines if chunk.n_newlines is not None else data.count(b"\n")
+        if job.gh is not None and job.gh.blank_tail:
+            yield Chunk(line, end, b"", [])  # the file's last line, another job's, without LF
 
 
 def iter_lines(

@@ -1,0 +1,158 @@
+"""A `gh run view --log` file split into its jobs in one pass over the file.
+
+Each line is `<job>\\t<step>\\t<timestamp> <text>`; a line without those columns continues the
+job of the last line that had them. One job's reader sees every physical line of the file
+(Contract 1: line numbers are the file's), its own lines without the two columns and every other
+line blank, with a step starting wherever its step column changes. Reading the whole file once per
+job cost jobs x lines; here each job's lines go to its own spool file in one pass, and the other
+jobs' lines become runs of blank lines written at once. The per-line work is in C: a job's
+consecutive lines of one step are found with one regex search, their columns cut with one
+`replace`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+_TS = rb"(?:\xef\xbb\xbf)?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+# The timestamp column may carry the BOM a step's (or, under `UNKNOWN STEP`, the whole job's) log
+# file starts with: gh copies each file's first line as it is.
+GHCLI = re.compile(rb"^\xef?\xbb?\xbf?([^\t\n]*)\t([^\t\n]*)\t" + _TS)
+_GHCLI_AT = re.compile(rb"\xef?\xbb?\xbf?([^\t\n]*)\t([^\t\n]*)\t" + _TS)  # at a given offset
+MAX_PREFIX = 8 << 20  # bytes of lines before the first gh line (each job keeps them)
+
+
+@dataclass(frozen=True, slots=True)
+class GhJob:
+    """One job of a gh file: the spool its reader reads, and where its steps start."""
+
+    name: str
+    spool: str
+    steps: tuple[tuple[int, str], ...]  # (line, step name), ascending
+    # the file's last line has no LF and is another job's: blank, it is still a line of this
+    # job's log (the spool, ending with an LF, cannot say so; its reader adds it)
+    blank_tail: bool = False
+
+
+@dataclass(slots=True)
+class _Out:
+    file: BinaryIO
+    newlines: int = 0  # newlines written so far (the spool's line count, less one)
+    step: str | None = None
+    steps: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _run_end(prefix: bytes) -> re.Pattern[bytes]:
+    """The first LF after which a line is not `prefix` + a timestamp (the run's last line's end)."""
+    return re.compile(rb"\n(?!" + re.escape(prefix) + _TS + rb")")
+
+
+class _Splitter:
+    def __init__(self, where: str):
+        self.where = where
+        self.jobs: dict[str, _Out] = {}
+        self.newlines = 0  # in the input so far
+        self.active: str | None = None  # the job continuation lines belong to
+        self.prefix: list[bytes] = []  # lines before the first gh line: every job keeps them
+        self.prefix_size = 0
+        self.tail_owner: str | None = None  # the job an unterminated last line went to
+
+    def _out(self, name: str) -> _Out:
+        out = self.jobs.get(name)
+        if out is None:
+            path = os.path.join(self.where, f"job-{len(self.jobs)}.log")
+            out = self.jobs[name] = _Out(open(path, "wb"))  # noqa: SIM115  (closed in `done`)
+            for line in self.prefix:
+                out.file.write(line)
+            out.newlines = len(self.prefix)
+        return out
+
+    def _write(self, out: _Out, text: bytes) -> None:
+        """`text` (whole lines, or the input's unterminated last line) at the input's position."""
+        gap = self.newlines - out.newlines
+        if gap:
+            out.file.write(b"\n" * gap)
+        out.file.write(text)
+        out.newlines = self.newlines + text.count(b"\n")
+
+    def feed(self, data: bytes) -> bool:
+        """One chunk of whole lines; False when the file is not worth splitting here."""
+        pos, n = 0, len(data)
+        self.tail_owner = None
+        while pos < n:
+            m = _GHCLI_AT.match(data, pos)
+            if m is None:  # a continuation line: the active job's (every job's before the first)
+                end = data.find(b"\n", pos)
+                end = n if end < 0 else end + 1
+                if self.active is None:
+                    self.prefix.append(data[pos:end])
+                    self.prefix_size += end - pos
+                    if self.prefix_size > MAX_PREFIX:
+                        return False
+                else:
+                    self._write(self.jobs[self.active], data[pos:end])
+                self.newlines += data.count(b"\n", pos, end)
+                pos = end
+                continue
+            prefix = data[m.start(1) : m.end(2) + 1]
+            after = _run_end(prefix).search(data, m.end())
+            stop = n if after is None else after.start() + 1
+            body = data[m.end(2) + 1 : stop].replace(b"\n" + prefix, b"\n")
+            name = m.group(1).decode("utf-8", "replace")
+            step = m.group(2).decode("utf-8", "replace")
+            out = self._out(name)
+            if step != out.step:
+                out.step = step
+                out.steps.append((self.newlines + 1, step))
+            self._write(out, body)
+            self.active = name
+            self.newlines += data.count(b"\n", pos, stop)
+            pos = stop
+        if n and data[-1] != 0x0A:
+            self.tail_owner = self.active or ""
+        return True
+
+    def done(self) -> list[GhJob]:
+        got = []
+        for name, out in self.jobs.items():
+            gap = self.newlines - out.newlines
+            if gap:  # the other jobs' lines at the end
+                out.file.write(b"\n" * gap)
+            out.file.close()
+            blank = self.tail_owner is not None and self.tail_owner != name
+            got.append(GhJob(name, out.file.name, tuple(out.steps), blank))  # type: ignore[arg-type]
+        return got
+
+    def close(self) -> None:
+        for out in self.jobs.values():
+            out.file.close()
+
+
+def split(chunks: Iterable[bytes]) -> list[GhJob] | None:
+    """The jobs of a gh file given as chunks of whole lines, in the order they first appear;
+    None when it has no gh line (or too much before the first one to copy into every job)."""
+    where = tempfile.mkdtemp(prefix="repopilot-gh-")
+    atexit.register(_remove, where, os.getpid())
+    splitter = _Splitter(where)
+    try:
+        for data in chunks:
+            if not splitter.feed(data):
+                splitter.close()
+                return None
+        got = splitter.done()
+    except BaseException:
+        splitter.close()
+        raise
+    return got or None
+
+
+def _remove(where: str, pid: int) -> None:
+    if os.getpid() == pid:  # (a forked worker exits without removing what its parent uses)
+        shutil.rmtree(where, ignore_errors=True)
