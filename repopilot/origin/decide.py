@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from repopilot.records import Category, Verdict
+from repopilot.records import Category, Origin, Verdict
 from repopilot.run_records import OriginVerdict
 
 # The categories that say "the machine, not the code" (runner lost, network, timeout or
@@ -89,61 +89,89 @@ class OriginFacts:
 
 
 def decide(facts: OriginFacts) -> OriginVerdict:
-    """The origin of one failed job by the rules in the module docstring."""
+    """The origin of one failed job by the rules in the module docstring, in their order."""
     where = facts.base_branch or "the base branch"  # plain: the comment escapes reasons
-
-    def verdict(origin, reason: str, run: BaseJob | None = None) -> OriginVerdict:
-        return OriginVerdict(
-            origin=origin,
-            reason=reason,
-            signature=facts.signature,
-            base_branch=facts.base_branch,
-            base_run_number=run.run_number if run else None,
-            base_run_url=(run.run_url or None) if run else None,
-            rerun_url=facts.rerun_url,
-            requests=facts.requests,
-        )
-
-    if any(c in PASSED for c in facts.attempts):
-        return verdict("flaky", "the same job passed on another attempt of the same commit")
     base = [b for b in facts.base if b.conclusion in PASSED | FAILED]
-    same = facts.signature is not None
-    if base and same and _same(base[0], facts.signature):
-        since = base[0]
-        for b in base[1:]:
-            if not _same(b, facts.signature):
-                break
-            since = b
-        when = f"since {since.named}" if since.run_number is not None else "(the base log)"
-        return verdict("base_branch", f"the same failure is on {where} {when}", since)
+    origin, reason, run = (
+        _passed_on_retry(facts)
+        or _on_the_base_branch(facts, base, where)
+        or _came_and_went(facts, base, where)
+        or _infrastructure(facts)
+        or _against_the_latest(facts, base, where)
+    )
+    return OriginVerdict(
+        origin=origin,
+        reason=reason,
+        signature=facts.signature,
+        base_branch=facts.base_branch,
+        base_run_number=run.run_number if run else None,
+        base_run_url=(run.run_url or None) if run else None,
+        rerun_url=facts.rerun_url,
+        requests=facts.requests,
+    )
+
+
+# (origin, reason, the base-branch run it was decided from), or None: the next rule decides
+_Found = tuple[Origin, str, BaseJob | None]
+
+
+def _passed_on_retry(facts: OriginFacts) -> _Found | None:
+    if any(c in PASSED for c in facts.attempts):
+        return "flaky", "the same job passed on another attempt of the same commit", None
+    return None
+
+
+def _on_the_base_branch(facts: OriginFacts, base: list[BaseJob], where: str) -> _Found | None:
+    """The latest base-branch runs fail with the same signature: since the oldest of them."""
+    if not (base and facts.signature is not None and _same(base[0], facts.signature)):
+        return None
+    since = base[0]
+    for b in base[1:]:
+        if not _same(b, facts.signature):
+            break
+        since = b
+    when = f"since {since.named}" if since.run_number is not None else "(the base log)"
+    return "base_branch", f"the same failure is on {where} {when}", since
+
+
+def _came_and_went(facts: OriginFacts, base: list[BaseJob], where: str) -> _Found | None:
+    """An older base-branch run failed the same way and a later one passed."""
+    if facts.signature is None:
+        return None
     for i, older in enumerate(base):
         passed = next((b for b in base[:i] if b.conclusion in PASSED), None)
-        if same and passed is not None and _same(older, facts.signature):
-            return verdict(
-                "flaky",
+        if passed is not None and _same(older, facts.signature):
+            reason = (
                 f"the same failure came and went on {where} ({older.named} failed, "
-                f"{passed.named} passed)",
-                older,
+                f"{passed.named} passed)"
             )
-    if facts.category in INFRA_ORIGIN_CATEGORIES:
-        if not facts.changes_checked:
-            return verdict(
-                "undetermined", "an infrastructure failure; the PR's changes are unknown"
-            )
-        sign = _sign_in_changes(facts)
-        if sign is None:
-            return verdict("infra", f"a {facts.category.replace('_', ' ')} failure")
-        return verdict("undetermined", f"an infrastructure failure, but the PR changes {sign}")
+            return "flaky", reason, older
+    return None
+
+
+def _infrastructure(facts: OriginFacts) -> _Found | None:
+    if facts.category not in INFRA_ORIGIN_CATEGORIES:
+        return None
+    if not facts.changes_checked:
+        return "undetermined", "an infrastructure failure; the PR's changes are unknown", None
+    sign = _sign_in_changes(facts)
+    if sign is None:
+        return "infra", f"a {facts.category.replace('_', ' ')} failure", None
+    return "undetermined", f"an infrastructure failure, but the PR changes {sign}", None
+
+
+def _against_the_latest(facts: OriginFacts, base: list[BaseJob], where: str) -> _Found:
+    """What is left: the latest completed base-branch run decides, if there is one."""
     if facts.incomplete:
-        return verdict("undetermined", facts.incomplete)
+        return "undetermined", facts.incomplete, None
     if not base:
-        return verdict("undetermined", f"no completed run of this job on {where} to compare")
+        return "undetermined", f"no completed run of this job on {where} to compare", None
     latest = base[0]
-    if latest.conclusion in PASSED and same:
-        return verdict("this_pr", f"the job passes on {where} ({latest.named})", latest)
+    if latest.conclusion in PASSED and facts.signature is not None:
+        return "this_pr", f"the job passes on {where} ({latest.named})", latest
     if latest.conclusion in PASSED:
-        return verdict("undetermined", "the failure has no signature to compare")
-    return verdict(
+        return "undetermined", "the failure has no signature to compare", None
+    return (
         "undetermined",
         f"the job fails on {where} too ({latest.named}), with another failure",
         latest,

@@ -145,68 +145,99 @@ def read_sections(diff: str) -> list[FileSection]:
     lines = diff.split("\n")
     if lines[-1] == "":
         lines.pop()
-    sections: list[FileSection] = []
-    cur: FileSection | None = None
-    old = new = 0
+    reader = _Reader()
     for n, line in enumerate(lines, 1):
+        reader.line(n, line)
+    if reader.old or reader.new:
+        raise Refused("parse-error", "the last hunk is cut short")
+    _check_sections(reader.sections)
+    return reader.sections
+
+
+class _Reader:
+    """read_sections' state: the file sections so far, the one being read, and how many old and
+    new lines the current hunk still holds."""
+
+    def __init__(self) -> None:
+        self.sections: list[FileSection] = []
+        self.cur: FileSection | None = None
+        self.old = self.new = 0
+
+    def line(self, n: int, line: str) -> None:
         where = f"line {n}"
-        if old or new:
-            tag = line[:1]
-            if line.startswith("\\ "):  # `\ No newline at end of file`
-                continue
-            if tag not in (" ", "-", "+", ""):
-                raise Refused("parse-error", f"{where}: hunk ends {old}/{new} lines early")
-            if "\x00" in line:
-                raise Refused("binary", f"{where}: NUL byte in a hunk")
-            if line[1:].startswith("Subproject commit "):
-                raise Refused("submodule", f"{where}: submodule pointer change")
-            old -= tag != "+"
-            new -= tag != "-"
-            if tag in ("+", "-") and cur is not None:
-                cur.changed += 1
-            if old < 0 or new < 0:
-                raise Refused("parse-error", f"{where}: hunk longer than its header says")
-            continue
+        if self.old or self.new:
+            self._hunk_line(line, where)
+            return
         if line.endswith("\r"):
             raise Refused("parse-error", f"{where}: CR line ending in a header")
+        cur = self.cur
         if line.startswith("\\ ") and cur is not None and cur.hunks:
-            continue
+            return
         if line.startswith("diff --git "):
-            cur = FileSection(n, True, _header_names(line[11:], where))
-            sections.append(cur)
+            self.cur = FileSection(n, True, _header_names(line[11:], where))
+            self.sections.append(self.cur)
         elif line.startswith("--- "):
-            if cur is None or cur.minus_seen:
-                cur = FileSection(n, False)
-                sections.append(cur)
-            cur.old, cur.minus_seen = _strip(line[4:], "a/", where), True
-            cur.names += [cur.old] if cur.old else []
+            self._minus(n, line, where)
         elif line.startswith("+++ ") and cur is not None and cur.minus_seen and not cur.plus_seen:
             cur.new, cur.plus_seen = _strip(line[4:], "b/", where), True
             cur.names += [cur.new] if cur.new else []
         elif (m := _HUNK.match(line)) and cur is not None and cur.plus_seen:
-            old = int(m[2] if m[2] is not None else 1)
-            new = int(m[4] if m[4] is not None else 1)
+            self.old = int(m[2] if m[2] is not None else 1)
+            self.new = int(m[4] if m[4] is not None else 1)
             cur.hunks += 1
         elif line.startswith(("GIT binary patch", "Binary files ")):
             raise Refused("binary", f"{where}: binary patch")
         elif (m := _EXTENDED.fullmatch(line)) and cur and cur.git and not cur.minus_seen:
-            mode = m["m"] or m["im"]
-            if mode is not None and mode not in _MODES:
-                raise Refused("parse-error", f"{where}: unsupported file mode {mode}")
-            if mode is not None and (refused := _MODES[mode]):
-                raise Refused(refused, f"{where}: mode {mode} ({refused})")
-            cur.created |= line.startswith("new file mode")
-            cur.deleted |= line.startswith("deleted file mode")
-            cur.mode_change |= line.startswith(("old mode", "new mode"))
-            if m["path"] is not None:
-                end = line.split(" ")[1]  # from / to
-                cur.moves[end] = _unquote(m["path"], where)
-                cur.names.append(cur.moves[end])
-                cur.copy = m["rc"] == "copy"
+            _extended(cur, m, line, where)
         else:
             raise Refused("parse-error", f"{where}: not part of a unified diff: {line[:60]!r}")
-    if old or new:
-        raise Refused("parse-error", "the last hunk is cut short")
+
+    def _hunk_line(self, line: str, where: str) -> None:
+        tag = line[:1]
+        if line.startswith("\\ "):  # `\ No newline at end of file`
+            return
+        if tag not in (" ", "-", "+", ""):
+            raise Refused("parse-error", f"{where}: hunk ends {self.old}/{self.new} lines early")
+        if "\x00" in line:
+            raise Refused("binary", f"{where}: NUL byte in a hunk")
+        if line[1:].startswith("Subproject commit "):
+            raise Refused("submodule", f"{where}: submodule pointer change")
+        self.old -= tag != "+"
+        self.new -= tag != "-"
+        if tag in ("+", "-") and self.cur is not None:
+            self.cur.changed += 1
+        if self.old < 0 or self.new < 0:
+            raise Refused("parse-error", f"{where}: hunk longer than its header says")
+
+    def _minus(self, n: int, line: str, where: str) -> None:
+        """A `---` line: the old name, in the current git section or a new plain one."""
+        cur = self.cur
+        if cur is None or cur.minus_seen:
+            cur = self.cur = FileSection(n, False)
+            self.sections.append(cur)
+        cur.old, cur.minus_seen = _strip(line[4:], "a/", where), True
+        cur.names += [cur.old] if cur.old else []
+
+
+def _extended(cur: FileSection, m: re.Match[str], line: str, where: str) -> None:
+    """A git extended header line (modes, renames, copies) of the section `cur`."""
+    mode = m["m"] or m["im"]
+    if mode is not None and mode not in _MODES:
+        raise Refused("parse-error", f"{where}: unsupported file mode {mode}")
+    if mode is not None and (refused := _MODES[mode]):
+        raise Refused(refused, f"{where}: mode {mode} ({refused})")
+    cur.created |= line.startswith("new file mode")
+    cur.deleted |= line.startswith("deleted file mode")
+    cur.mode_change |= line.startswith(("old mode", "new mode"))
+    if m["path"] is not None:
+        end = line.split(" ")[1]  # from / to
+        cur.moves[end] = _unquote(m["path"], where)
+        cur.names.append(cur.moves[end])
+        cur.copy = m["rc"] == "copy"
+
+
+def _check_sections(sections: list[FileSection]) -> None:
+    """Every section changes something, and no path appears in two of them."""
     if not sections:
         raise Refused("parse-error", "no file in the diff")
     seen: set[str] = set()
@@ -217,4 +248,3 @@ def read_sections(diff: str) -> list[FileSection]:
             if path in seen:
                 raise Refused("parse-error", f"line {s.line}: {path} appears twice in the diff")
             seen.add(path)  # type: ignore[arg-type]
-    return sections
