@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from repopilot.action import runner
 from repopilot.action.annotations import emit as emit_annotations
@@ -55,16 +55,34 @@ from repopilot.safety.redact import clean_for_model
 from repopilot.settings import ConfigError, GitHubSettings, Settings
 from repopilot.trace import TraceWriter
 
+if TYPE_CHECKING:  # the engine is imported only when a run triages
+    from repopilot.engine.classify import Classifier
+
 Triage = Callable[[str], list[TriageResult]]
 """The seam to the core: a log file path -> one TriageResult per job in it."""
 
 
-def pipeline_triage(
+def action_classifier(
     inp: runner.Inputs, settings: Settings, library: list | None = None
+) -> Classifier:
+    """The run's one classifier (triage and the origin lookups share it): the `patterns` input's
+    library, or `library`, the repository's own patterns on top (action/learn.py, issue 21),
+    with the settings' scan engine and cache directory."""
+    from repopilot import pipeline
+
+    engine = settings.engine
+    if library:
+        return pipeline.Classifier(library, engine=engine.scan_engine, cache_dir=engine.cache_dir)
+    return pipeline.load_classifier(inp.patterns, engine=engine)
+
+
+def pipeline_triage(
+    inp: runner.Inputs, settings: Settings, classifier: Classifier
 ) -> tuple[HookedTriage, str | None]:
     """The core pipeline: patterns first, the LLM (if configured) only where allowed, within the
     configured agent limits; and why the LLM cannot be used (no key, no SDK), or None. That never
-    fails the run: the patterns' verdicts are posted without it."""
+    fails the run: the patterns' verdicts are posted without it. The evidence and its context
+    come from the pipeline, as for `repopilot triage`."""
     from repopilot import pipeline
     from repopilot.agent.limits import Limits
     from repopilot.llm.factory import make_llm
@@ -76,8 +94,6 @@ def pipeline_triage(
         llm = make_llm(settings.llm)
     except (ValueError, ImportError) as exc:
         llm, skipped = None, (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    # `library`: the repository's own patterns on top (action/learn.py, issue 21)
-    classifier = pipeline.Classifier(library) if library else pipeline.load_classifier(inp.patterns)
     repo = Path(inp.repo_path or ".")
     policy = Policy(exec_path=settings.exec_path)
     how = pipeline.Escalation(
@@ -90,7 +106,7 @@ def pipeline_triage(
 
     def triage(path: str, origin: OriginHook | None = None) -> list[TriageResult]:
         # Only logs of jobs the API reports failed get here (flows.analyze): never `no_failure`.
-        results = pipeline.triage(
+        return pipeline.triage(
             path,
             repo,
             how,
@@ -99,33 +115,15 @@ def pipeline_triage(
             origin=origin,
             assume_failed=True,
         )
-        return explained(path, results)
 
     return triage, skipped
 
 
-def explained(path: str, results: list[TriageResult]) -> list[TriageResult]:
-    """Each verdict's context replaced by the lines that explain it (evidence/explain.py): the
-    comment's context block. The log is read again only around the failing step."""
-    from repopilot import pipeline
-    from repopilot.evidence.explain import explaining_lines
-    from repopilot.logs.reader import open_logs
-
-    try:
-        jobs = open_logs(path)
-    except Exception:  # the triage above read it; a second failure only costs the context
-        return results
-    out = []
-    for job, result in zip(jobs, results, strict=False):
-        cj = pipeline.ClassifiedJob(job, result.verdict)
-        lines = explaining_lines(pipeline.window_lines(cj), result.verdict)
-        verdict = result.verdict.model_copy(update={"context": lines or result.verdict.context})
-        out.append(result.model_copy(update={"verdict": verdict}))
-    return out + results[len(out) :]
-
-
 def origin_setup(
-    inp: runner.Inputs, settings: Settings, with_hook: OriginTriage | None
+    inp: runner.Inputs,
+    settings: Settings,
+    with_hook: OriginTriage | None,
+    classifier: Classifier | None = None,
 ) -> OriginSetup | None:
     """How failed jobs get their origin (issue 14); None when `origin-budget` is 0 (off).
     `with_hook`: the pipeline taking the origin hook (None: decided after a triage passed in)."""
@@ -135,7 +133,8 @@ def origin_setup(
     budget = settings.action.origin_budget
     if budget == 0:
         return None
-    classifier = pipeline.load_classifier(inp.patterns)
+    if classifier is None:  # a triage passed in (tests): the origin lookups load their own
+        classifier = pipeline.load_classifier(inp.patterns, engine=settings.engine)
 
     def classify(path: str) -> list[Verdict]:
         return [cj.verdict for cj in pipeline.classified_jobs(path, classifier)]
@@ -274,8 +273,9 @@ def _analyze(
     skipped = None
     caps = LogCaps(settings.github.max_log_bytes, settings.github.max_zip_bytes)
     if triage is None:
-        own, skipped = pipeline_triage(inp, settings, repository_library(repo, inp.patterns))
-        found = analyze(repo, event, own, origin_setup(inp, settings, own), caps)
+        classifier = action_classifier(inp, settings, repository_library(repo, inp.patterns))
+        own, skipped = pipeline_triage(inp, settings, classifier)
+        found = analyze(repo, event, own, origin_setup(inp, settings, own, classifier), caps)
     else:
         found = analyze(repo, event, triage, origin_setup(inp, settings, None), caps)
     status = llm_status(inp.llm, skipped, found.results)

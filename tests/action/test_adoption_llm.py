@@ -66,8 +66,7 @@ def run(tmp: Path, gh, facts, llm) -> tuple[int, dict, str]:
 
     def triage(path: str, origin=None):
         how = pipeline.Escalation(llm)
-        found = pipeline.triage(path, tmp, how, classifier=classifier, trace_dir=tmp / "runs")
-        return entry.explained(path, found)
+        return pipeline.triage(path, tmp, how, classifier=classifier, trace_dir=tmp / "runs")
 
     code = entry.main(env, triage)
     return code, parse_outputs(out.read_text()), summary.read_text()

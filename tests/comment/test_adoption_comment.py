@@ -11,7 +11,6 @@ import pytest
 from markdown_it import MarkdownIt
 
 from repopilot import pipeline
-from repopilot.action.entry import explained
 from repopilot.comment.marker import parse_marker
 from repopilot.comment.render import CommentContext, render
 from repopilot.comment.resolved import PassingRun, is_resolved, render_resolved
@@ -53,8 +52,7 @@ def classifier():
 def triaged(tmp_path: Path, classifier, log: bytes) -> TriageResult:
     path = tmp_path / "job.log"
     path.write_bytes(log)
-    results = pipeline.triage(str(path), tmp_path, classifier=classifier, trace_dir=tmp_path)
-    [result] = explained(str(path), results)
+    [result] = pipeline.triage(str(path), tmp_path, classifier=classifier, trace_dir=tmp_path)
     return result
 
 

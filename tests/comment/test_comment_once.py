@@ -11,7 +11,6 @@ import pytest
 from markdown_it import MarkdownIt
 
 from repopilot import pipeline
-from repopilot.action.entry import explained
 from repopilot.comment.render import CommentContext, render
 from repopilot.comment.sections import JobReport
 from repopilot.records import Evidence, Verdict
@@ -67,8 +66,7 @@ def triaged(tmp_path_factory):
         tmp = tmp_path_factory.mktemp(name)
         path = tmp / "job.log"
         path.write_bytes(log)
-        results = pipeline.triage(str(path), tmp, classifier=classifier, trace_dir=tmp)
-        [out[name]] = explained(str(path), results)
+        [out[name]] = pipeline.triage(str(path), tmp, classifier=classifier, trace_dir=tmp)
     return out
 
 

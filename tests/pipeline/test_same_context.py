@@ -31,7 +31,9 @@ def _triage_json(tmp_path, log: bytes, capsys, monkeypatch) -> dict:
     monkeypatch.setenv("REPOPILOT_TRACE_DIR", str(tmp_path / "runs"))
     monkeypatch.setenv("REPOPILOT_LLM", "none")
     args = ["triage", "--format", "json", "--assume-failed", "--repo", str(tmp_path)]
-    code = main([*args, "--patterns", str(FIXTURES / "patterns"), str(path)])
+    # the Action's `patterns` input is the whole library; the CLI's --patterns goes on top of
+    # the built-in one unless --no-builtin
+    code = main([*args, "--no-builtin", "--patterns", str(FIXTURES / "patterns"), str(path)])
     assert code == 0
     [result] = json.loads(capsys.readouterr().out)["results"]
     return result
