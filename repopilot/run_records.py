@@ -51,6 +51,14 @@ class OriginVerdict(Record):
     requests: int = 0  # extra GitHub API requests the lookups for this run had made by then
 
 
+class BaselineRun(Record):
+    """The base branch's last green run whose log of the same job was compared (issue 20): its
+    lines were not taken as the cause. `url` is the run's page ("" when unknown)."""
+
+    number: int
+    url: str = ""
+
+
 class TriageResult(Record):
     """A verdict plus what escalation added (Contract 4 RESULT)."""
 
@@ -61,6 +69,7 @@ class TriageResult(Record):
     rejected: tuple[Rejection, ...] = ()
     trace: str | None = None
     origin: OriginVerdict | None = None
+    baseline_run: BaselineRun | None = None  # the Action compared with this green run (issue 20)
 
     def contract(self) -> dict[str, Any]:
         out = self.verdict.contract()

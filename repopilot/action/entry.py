@@ -46,7 +46,7 @@ from repopilot.github.events import (
     parse_run_event,
     read_event,
 )
-from repopilot.github.origin_setup import HookedTriage, OriginSetup, OriginTriage
+from repopilot.github.origin_setup import BaseLog, HookedTriage, OriginSetup, OriginTriage
 from repopilot.github.runs import LogCaps
 from repopilot.origin.decide import OriginHook
 from repopilot.records import Verdict
@@ -84,6 +84,7 @@ def pipeline_triage(
     fails the run: the patterns' verdicts are posted without it. The evidence and its context
     come from the pipeline, as for `repopilot triage`."""
     from repopilot import pipeline
+    from repopilot.action.base_log import compared
     from repopilot.agent.limits import Limits
     from repopilot.llm.factory import make_llm
     from repopilot.proposal.policy import Policy
@@ -104,16 +105,23 @@ def pipeline_triage(
         exec_path=settings.exec_path,
     )
 
-    def triage(path: str, origin: OriginHook | None = None) -> list[TriageResult]:
+    def triage(
+        path: str, origin: OriginHook | None = None, base_log: BaseLog | None = None
+    ) -> list[TriageResult]:
         # Only logs of jobs the API reports failed get here (flows.analyze): never `no_failure`.
-        return pipeline.triage(
-            path,
-            repo,
-            how,
-            classifier=classifier,
-            trace_dir=settings.trace_dir,
-            origin=origin,
-            assume_failed=True,
+        # `base_log`: the job's last green log on the base branch (issue 20, action/base_log.py).
+        return compared(
+            classifier,
+            base_log,
+            lambda: pipeline.triage(
+                path,
+                repo,
+                how,
+                classifier=classifier,
+                trace_dir=settings.trace_dir,
+                origin=origin,
+                assume_failed=True,
+            ),
         )
 
     return triage, skipped

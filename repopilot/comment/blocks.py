@@ -17,7 +17,13 @@ from collections.abc import Sequence
 from typing import Literal
 
 from repopilot.comment import markdown as md
-from repopilot.comment.origin import origin_cell, origin_line, rebase_step, rerun_link
+from repopilot.comment.origin import (
+    baseline_line,
+    origin_cell,
+    origin_line,
+    rebase_step,
+    rerun_link,
+)
 from repopilot.comment.sections import CONTEXT_CHARS, JobView, ProposalView
 from repopilot.comment.status import cmd_close, cmd_open, outcome_text
 
@@ -181,6 +187,7 @@ def job_section(
     out += f"{view.decided[0].upper()}{view.decided[1:]}.\n\n"
     if show_origin:
         out += origin_line(view.origin)
+    out += baseline_line(view.baseline_run)  # issue 20: which green run's log was compared
     if view.evidence:
         out += _key_line(view, context_lines, len(group))
     elif view.link and len(group) == 1:

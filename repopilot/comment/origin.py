@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from repopilot.comment import markdown as md
-from repopilot.run_records import OriginVerdict
+from repopilot.run_records import BaselineRun, OriginVerdict
 
 LABELS: dict[str, str] = {
     "this_pr": "this pull request",
@@ -74,6 +74,19 @@ def origin_line(origin: OriginVerdict | None) -> str:
     if text is None:  # undetermined: nothing useful to say about blame, so say nothing
         return ""
     return f"**Origin: {LABELS[o.origin]}** — {text}\n\n"
+
+
+def baseline_line(run: BaselineRun | None) -> str:
+    """The line saying this job's log was compared with the base branch's passing log of the same
+    job (issue 20): "Compared with the last green run #N", linked; "" when it was not."""
+    if run is None:
+        return ""
+    label = f"#{run.number}"
+    shown = md.link(label, run.url) if run.url.startswith(("https://", "http://")) else label
+    return (
+        f"Compared with the last green run {shown} of this job on the base branch: lines it also "
+        "printed were not taken as the cause.\n\n"
+    )
 
 
 def origin_cell(origin: OriginVerdict | None) -> str:

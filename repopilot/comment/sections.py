@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from repopilot.comment import markdown as md
 from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
 from repopilot.records import INFRA_CATEGORIES, Category, DecidedBy, Evidence, Kind
-from repopilot.run_records import OriginVerdict, Proposal, TriageResult
+from repopilot.run_records import BaselineRun, OriginVerdict, Proposal, TriageResult
 from repopilot.safety.deceptive import diff_deception
 from repopilot.safety.redact import clean_for_model, clean_lines
 
@@ -74,6 +74,7 @@ class JobView:
     origin: OriginVerdict | None = None  # issue 14: whether the PR caused it
     step_number: int | None = None  # the failing step's number in the jobs API
     step_start: int | None = None  # its first line in the log file, when lines count from there
+    baseline_run: BaselineRun | None = None  # issue 20: the green run its log was compared with
 
     def shown_line(self, line: int) -> int:
         """`line` (of the downloaded log) as the log viewer numbers it: within the step."""
@@ -230,4 +231,5 @@ def build_view(job: JobReport) -> JobView:
         origin=r.origin,
         step_number=job.step_number,
         step_start=step_start(job, [e.line for e in (*ev, *ctx)]),
+        baseline_run=r.baseline_run,
     )

@@ -25,7 +25,7 @@ from github import GithubException
 from github.Repository import Repository
 
 from repopilot.github.events import RunEvent
-from repopilot.github.origin_setup import OriginSetup, Triage
+from repopilot.github.origin_setup import BaseLog, OriginSetup, Triage
 from repopilot.github.runs import FailedJob, LogUnavailable, fetch_job_log
 from repopilot.origin.decide import (
     FAILED,
@@ -35,11 +35,12 @@ from repopilot.origin.decide import (
     decide,
 )
 from repopilot.records import Verdict
-from repopilot.run_records import OriginVerdict, TriageResult
+from repopilot.run_records import BaselineRun, OriginVerdict, TriageResult
 
 BASE_RUNS = 5  # base-branch runs looked at, newest first
 MAX_ATTEMPTS = 3  # earlier attempts of this run looked at
 MAX_SAME_SHA = 2  # other runs of the same commit looked at
+GREEN_RUNS = 2  # base-branch green runs whose jobs are listed to find a passing log
 
 
 class BudgetExhausted(Exception):
@@ -129,6 +130,42 @@ class OriginLookup:
             return self.sign(verdicts[0]) if verdicts else None
 
         return self._cached(("log", job["id"]), load)
+
+    def green_log(self, name: str) -> BaseLog | None:
+        """The log of the job named `name` in the newest successful run of this workflow on the
+        base branch (issue 20), cut at the log cap; None when there is none or the budget, the
+        API or the download says no. One download at most per job; the runs and jobs lists are
+        the ones the origin decision reads (cached both ways)."""
+        return self._cached(("green", name.strip()), lambda: self._green(name))
+
+    def _green(self, name: str) -> BaseLog | None:
+        try:
+            if not self.base_branch or not self._workflow():
+                return None
+            runs = [r for r in self._runs(branch=self.base_branch) if self._comparable(r)]
+            green = [r for r in runs if r.get("conclusion") == "success"]
+            for run in green[:GREEN_RUNS]:
+                job = self._job(int(run["id"]), name)
+                if job is None:
+                    continue  # not in that run (matrix or condition changed): an older one
+                if job.get("conclusion") != "success":
+                    return None  # skipped there: no log of it passing
+                passed = FailedJob(int(job["id"]), str(job["name"]), "success", None)
+                self._spend()  # the job log endpoint's 302; the storage download is not the API
+                path = fetch_job_log(self.repo, passed, self.workdir, self.setup.log_cap).path
+                found = BaselineRun(number=int(run.get("run_number") or 0))
+                url = str(run.get("html_url") or "")
+                if url.startswith(("https://", "http://")):
+                    found = found.model_copy(update={"url": url})
+                return BaseLog(str(path), found)
+        except LogUnavailable:
+            return None  # expired or refused: the verdict stands without the comparison
+        except (BudgetExhausted, GithubException, requests.RequestException) as e:
+            self._why(e)  # the origin lookups that follow stop too, with the same reason
+            return None
+        except (OSError, ValueError, KeyError, TypeError):  # odd payloads: no comparison
+            return None
+        return None
 
     # ---------------------------------------------------------------- facts
     def _attempts(self, name: str) -> list[str]:
@@ -245,12 +282,15 @@ class OriginLookup:
     # ---------------------------------------------------------------- the flow's seam
     def bind(self, triage: Triage, job_name: str | None) -> Triage:
         """`triage` for one log whose failed jobs get their origin; `job_name` None: a run zip
-        (each verdict names its job)."""
+        (each verdict names its job). A triage taking the origin hook also gets the job's last
+        green log (`green_log`, issue 20), fetched before it classifies the failing one."""
 
         def hook(verdict: Verdict) -> OriginVerdict:
             return self.decide(job_name or (verdict.job or "").strip(), verdict)
 
         with_hook = self.setup.triage
+        if with_hook is not None and job_name:
+            return lambda path: with_hook(path, hook, self.green_log(job_name))
         if with_hook is not None:
             return lambda path: with_hook(path, hook)
         return lambda path: [self.attach(job_name, r) for r in triage(path)]

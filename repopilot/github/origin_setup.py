@@ -9,7 +9,7 @@ from typing import Protocol
 
 from repopilot.origin.decide import OriginHook
 from repopilot.records import Verdict
-from repopilot.run_records import TriageResult
+from repopilot.run_records import BaselineRun, TriageResult
 from repopilot.settings import DEFAULT_LOG_CAP
 
 DEFAULT_BUDGET = 30
@@ -19,14 +19,32 @@ Classify = Callable[[str], list[Verdict]]
 Signer = Callable[[Verdict], str | None]
 """A verdict -> its failure signature text (origin/signature.py)."""
 Triage = Callable[[str], list[TriageResult]]
-OriginTriage = Callable[[str, OriginHook], list[TriageResult]]
-"""The pipeline with an origin hook: the origin is decided before any LLM is asked."""
+
+
+@dataclass(frozen=True)
+class BaseLog:
+    """A passing log of the same job on the base branch (issue 20), downloaded to `path`, and the
+    run it comes from: its lines are not taken as the cause."""
+
+    path: str
+    run: BaselineRun
+
+
+class OriginTriage(Protocol):
+    """The pipeline with an origin hook: the origin is decided before any LLM is asked.
+    `base_log`: the last green run's log of the same job, or None."""
+
+    def __call__(
+        self, path: str, origin: OriginHook, base_log: BaseLog | None = None
+    ) -> list[TriageResult]: ...
 
 
 class HookedTriage(Protocol):
     """A triage usable both ways: plain (`Triage`) and with an origin hook (`OriginTriage`)."""
 
-    def __call__(self, path: str, origin: OriginHook | None = None) -> list[TriageResult]: ...
+    def __call__(
+        self, path: str, origin: OriginHook | None = None, base_log: BaseLog | None = None
+    ) -> list[TriageResult]: ...
 
 
 @dataclass(frozen=True)
