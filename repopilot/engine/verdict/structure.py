@@ -28,18 +28,18 @@ from typing import Literal
 from repopilot.engine.match.scan_result import Hit, ScanResult
 from repopilot.engine.verdict.job_end import job_complete
 from repopilot.engine.verdict.passing import is_passing_test
+from repopilot.engine.verdict.steps import (
+    StepSpan,
+    carried_on,
+    last_work,
+    span_at,
+    span_key,
+    steps_of,
+)
 from repopilot.evidence.runners import alternation, runner_exit
 from repopilot.logs.reader import JobLog
 from repopilot.logs.textnorm import body
 
-# gh prints these when it cannot map lines to steps: a step column that names nothing.
-_NO_STEP_NAMES = frozenset({"UNKNOWN STEP", "UNKNOWN"})
-# Steps that run after a failure on purpose (`if: always()` / `failure()`): their running says
-# nothing about whether an earlier failure was tolerated (runners.toml `handler_step`).
-_HANDLER = re.compile("(?i)" + alternation("handler_step"))
-_ACTION_STEP = re.compile(
-    r"^Run (?:[\w.-]+/[\w./-]+@\S+|\./\S+)$"
-)  # `uses: owner/repo@ref`, `./dir`
 # Lines that state a failure by themselves: enough to call an excerpt failed (`states_failure`).
 _STATES_FAILURE = re.compile(alternation("states_failure"))
 
@@ -54,16 +54,6 @@ Reason = Literal[
     "stated",
     "nothing",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class StepSpan:
-    """One step: its name as the log gives it (None when the log names none) and its lines."""
-
-    index: int  # into ScanResult.steps; -1 for the lines before any step
-    name: str | None
-    start: int
-    end: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,58 +72,9 @@ class Structure:
     complete: bool = False  # the log reaches the job's end
 
 
-def steps_of(res: ScanResult) -> list[StepSpan]:
-    """Step spans in log order. gh's step column and the `##[group]Run` line of the same step
-    start on the same line: one span, named by the column unless that names nothing."""
-    spans: list[StepSpan] = []
-    for i, (line, name) in enumerate(res.steps):
-        label = None if name in _NO_STEP_NAMES else name
-        if spans and spans[-1].start == line:
-            prev = spans[-1]
-            spans[-1] = StepSpan(i, prev.name or label, line, line)
-            continue
-        spans.append(StepSpan(i, label, line, line))
-    out = []
-    for k, s in enumerate(spans):
-        end = spans[k + 1].start - 1 if k + 1 < len(spans) else max(res.lines, s.start)
-        out.append(StepSpan(s.index, s.name, s.start, max(end, s.start)))
-    return out
-
-
-def _span_at(spans: list[StepSpan], line: int) -> StepSpan | None:
-    found = None
-    for s in spans:
-        if s.start <= line:
-            found = s
-        else:
-            break
-    return found
-
-
-def _carried_on(spans: list[StepSpan], after: StepSpan | None) -> bool:
-    """Whether the job ran a further script step of its own after `after` (a failure stops the
-    job; only `if: always()` handlers, usually uploads and reports, still run)."""
-    later = [s for s in spans if after is None or s.start > after.end]
-    for s in later:
-        name = s.name or ""
-        if name.startswith("Run ") and not _ACTION_STEP.match(name) and not _HANDLER.search(name):
-            return True
-    return False
-
-
 # What problem matchers annotate: a file location (`a.py:3:`, `File "a.py", line 3`, `a.cs(3,7)`).
 _MATCHED = re.compile(r"[\w./\\-]+\.\w{1,6}(?::\d+|\(\d+,\d+\))|File \"[^\"]+\", line \d+")
 _CANCELLED = re.compile(r"(?i)the operation was cancel+ed|has been cancel+ed|timed? ?out")
-
-
-def _span_key(span: StepSpan | None) -> int:
-    return -1 if span is None else span.start
-
-
-def _last_work(spans: list[StepSpan]) -> StepSpan | None:
-    """The last step that is not an upload/report/cleanup handler."""
-    work = [s for s in spans if not _HANDLER.search(s.name or "")]
-    return work[-1] if work else (spans[-1] if spans else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,14 +119,14 @@ def _tolerated(
     A free-text `##[error]` message (`::error::`, `core.setFailed`) is a statement of failure,
     and an exit line is never judged tolerated here: a `continue-on-error` step and a failed
     step followed by `if: always()` steps print the same lines."""
-    span = _span_at(spans, r.line)
+    span = span_at(spans, r.line)
     return (
         r.kind == "error"
         and _MATCHED.search(r.text) is not None
         and job.fmt in ("gha", "ghcli")
-        and _span_key(span) not in exits
+        and span_key(span) not in exits
         and not _CANCELLED.search(r.text)
-        and _carried_on(spans, span)
+        and carried_on(spans, span)
         and complete()
     )
 
@@ -195,7 +136,7 @@ def _first_failure(
 ) -> tuple[_Report | None, list[_Report]]:
     """The first failure report the job did not carry on after, and those it did."""
     reports = _reports(res)
-    exits = {_span_key(_span_at(spans, r.line)) for r in reports if r.kind == "exit"}
+    exits = {span_key(span_at(spans, r.line)) for r in reports if r.kind == "exit"}
     tolerated: list[_Report] = []
     for r in reports:
         if not _tolerated(r, job, spans, exits, complete):
@@ -241,7 +182,7 @@ def _complete_log(
 ) -> Structure:
     """A whole log with no failure report: failed only when its last step of work states a
     failure itself (a container action that dies without an exit line)."""
-    work = _last_work(spans)
+    work = last_work(spans)
     stated = [h.line for h in hits if _decisive(h) and work is not None and h.line >= work.start]
     if stated and job.fmt == "gha":
         return _region(res, spans, max(stated), True, "stated", tolerated, True)
@@ -297,7 +238,7 @@ def _region(
     tolerated: list[int],
     complete: bool,
 ) -> Structure:
-    span = _span_at(spans, focus)
+    span = span_at(spans, focus)
     if span is None:
         return Structure(failed, reason, None, 1, max(res.lines, focus), focus, (), (), complete)
     errors = tuple(
