@@ -31,7 +31,8 @@ SCRIPT = [
 
 def gha(lines: list[str], day: str) -> bytes:
     """`lines` as a raw Actions job log, stamped on `day`."""
-    return "".join(f"{day}T10:00:{i:02d}.0000000Z {t}\n" for i, t in enumerate(lines)).encode()
+    stamps = (f"{day}T10:{i // 60:02d}:{i % 60:02d}.0000000Z" for i in range(len(lines)))
+    return "".join(f"{at} {t}\n" for at, t in zip(stamps, lines, strict=True)).encode()
 
 
 FAILING = gha([*SCRIPT, CAUSE, "##[error]Process completed with exit code 1."], "2026-03-01")
@@ -216,3 +217,22 @@ def test_the_download_is_within_the_request_budget(tmp_path, gh, budget, compare
         "GET", r"/repos/.*/actions/(workflows/.*/runs|runs/9\d\d/jobs|runs/\d+/attempts)"
     )
     assert len(lookups) + int(asked) <= int(budget)
+
+
+def test_the_green_log_is_cut_at_the_log_cap(tmp_path, gh):
+    """REPOPILOT_MAX_LOG_BYTES holds for the green log too: lines past the cap are not read, so
+    a probe printed only there is not recognised (the failing log fits under the cap)."""
+    server, facts = gh
+    state = server.state
+    cap = len(FAILING) + 100
+    padding = [f"compiling module {i} of 400" for i in range(400)]
+    late = gha([*padding, *SCRIPT, "Published mypkg@1.4.1"], "2026-02-26")
+    assert len(late) > 4 * cap
+    base_run(state, 901, 41, "success", late)
+    run = act(tmp_path, server, facts, env={"REPOPILOT_MAX_LOG_BYTES": str(cap)})
+    assert state.calls("GET", r"/repos/.*/actions/jobs/9010/logs")
+    assert verdict(run)["evidence"][0]["text"] == PROBE
+    # the same log under the default cap: compared whole, the probe is demoted
+    state.comments.clear()
+    run = act(tmp_path / "whole", server, facts)
+    assert verdict(run)["evidence"][0]["text"] == CAUSE
