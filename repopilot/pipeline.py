@@ -148,7 +148,7 @@ def _written(trace: TraceWriter) -> str | None:
 
 
 def _merge(verdict: Verdict, outcome: AgentOutcome) -> TriageResult:
-    """The model's answer over the deterministic verdict (DESIGN.md 'After escalation')."""
+    """The model's answer over the deterministic verdict (docs/CONTRACTS.md "After escalation")."""
     if outcome.diagnosis:
         update: dict[str, object] = {"decided_by": "llm"}
         if outcome.category in CATEGORIES:
@@ -173,7 +173,7 @@ class Escalation:
     """When and how a job goes to the model; the same for every job of a triage call.
 
     `llm` None: nothing is escalated (the trace says `no-llm-configured`). `validator(repo)`
-    returns the diff check the agent's proposals must pass (SECURITY.md §5 and `git apply
+    returns the diff check the agent's proposals must pass (docs/THREAT_MODEL.md §5 and `git apply
     --check` against the checkout); with None a proposed diff is rejected, never offered.
     `base_ref` is the PR base for the `git_diff` tool (None: unknown). `exec_path` is the PATH
     the tools' git is found on (the entry point's `Settings.exec_path`).

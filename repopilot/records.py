@@ -35,24 +35,24 @@ AssignedCategory = Literal[
 ]
 """A category a pattern or the model may assign: the taxonomy without `unknown`/`no_failure`."""
 CATEGORIES: tuple[str, ...] = get_args(AssignedCategory)
-"""The assignable categories, in DESIGN.md's order (the prompt, the answer schema, lint)."""
+"""The assignable categories, in docs/CONTRACTS.md's order (the prompt, the answer schema, lint)."""
 
 Undecided = Literal["unknown", "no_failure"]
 """A failure nothing decides, or no failure at all: never assigned by a pattern or the model."""
 Category = AssignedCategory | Undecided
-"""The closed category taxonomy of DESIGN.md: every verdict's category is one of these."""
+"""The closed category taxonomy of docs/CONTRACTS.md: every verdict's category is one of these."""
 TAXONOMY: tuple[str, ...] = CATEGORIES + get_args(Undecided)
 Kind = Literal["code", "infra", "flaky"]
 DecidedBy = Literal["pattern", "llm", "none"]
 EscalateMode = Literal["auto", "fixable"]
-"""Which verdicts may go to the LLM (DESIGN.md Contract 4): auto = unknown/ambiguous only."""
+"""Which verdicts may go to the LLM (docs/CONTRACTS.md Contract 4): auto = unknown/ambiguous only."""
 ESCALATE_MODES: tuple[str, ...] = get_args(EscalateMode)
 
 Origin = Literal["this_pr", "base_branch", "flaky", "infra", "undetermined"]
 """Whether a failed job's failure is the PR's own (issue 14; decided in repopilot/origin/decide.py)."""
 ORIGINS: tuple[str, ...] = get_args(Origin)
 
-# Infra-like categories never escalate to the LLM and never get a diff (DESIGN.md Contract 4).
+# Infra-like categories never escalate to the LLM and never get a diff (docs/CONTRACTS.md Contract 4).
 INFRA_CATEGORIES: frozenset[str] = frozenset(
     {"network", "timeout_cancelled", "runner_infra", "oom_disk", "permission_secret"}
 )
@@ -71,7 +71,7 @@ RejectReason = Literal[
     "not-validated",  # the run had no validator: a diff is never offered unchecked
     "not-recorded",  # a replay met a proposal its trace holds no verdict for
 ]
-"""Why a diff was refused (DESIGN.md "Details the contracts fix", SECURITY.md §5)."""
+"""Why a diff was refused (docs/CONTRACTS.md "Details the contracts fix", docs/THREAT_MODEL.md §5)."""
 REJECT_REASONS: tuple[str, ...] = get_args(RejectReason)
 
 StepType = Literal["classify", "llm_call", "tool_call", "tool_result", "error", "decision"]

@@ -1,5 +1,5 @@
 """The records of a triage run that pydantic validates: proposals, rejections, origins, the
-triage result, and the run trace (DESIGN.md Contracts 4 and 5).
+triage result, and the run trace (docs/CONTRACTS.md Contracts 4 and 5).
 
 They are read back from JSON (a run's result file, a trace, the comment's marker), so they stay
 pydantic models; `classify` never needs them, and importing pydantic costs it more start-up time

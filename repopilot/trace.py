@@ -1,4 +1,4 @@
-"""The run trace (DESIGN.md Contract 5): `.runs/<run_id>.json`, one AgentStep per event.
+"""The run trace (docs/CONTRACTS.md Contract 5): `.runs/<run_id>.json`, one AgentStep per event.
 
 The core loop owns a TraceWriter, appends steps and calls `save()` in a `finally` after every step,
 so a crash leaves the trace up to the last step. Files are written atomically (temp file + rename).

@@ -1,4 +1,4 @@
-"""The import graph of repopilot/ keeps DESIGN.md's Layout: no import circle (imports inside
+"""The import graph of repopilot/ keeps docs/ARCHITECTURE.md's floors: no import circle (imports inside
 functions and under TYPE_CHECKING count: they are edges a reader must follow too), and every
 import points down the floors (entry points -> pipeline -> github/engine/agent -> comment,
 evidence, proposal, logs, llm, trace, origin -> safety, records, errors); the core never imports
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.unit
 
 PACKAGE = REPO_ROOT / "repopilot"
 
-# Each top-level room of repopilot/ and its floor (DESIGN.md "Layout"): a module may import its own
+# Each top-level room of repopilot/ and its floor (docs/ARCHITECTURE.md "Floors"): a module may import its own
 # floor or below. origin/, run_records, settings are rooms the Layout lists without a floor: they
 # sit where what imports them and what they import put them.
 FLOORS = {

@@ -1,6 +1,6 @@
 """`/repopilot apply|reject <id>` on an `issue_comment`: verify everything, then act once.
 
-Checks, in order (SECURITY.md §7, §8): a `created` comment on a PR whose body is exactly the
+Checks, in order (docs/THREAT_MODEL.md §7, §8): a `created` comment on a PR whose body is exactly the
 command, not from a bot, by a collaborator whose `role_name` is an approver; the proposal sits in
 a marker comment authored by the bot itself; its diff hashes to the marker's sha256 (and HMAC);
 the PR is open and its head is still the proposal's head SHA. Every refusal becomes a reply.
@@ -74,7 +74,7 @@ def decide(gh: Github, repo: Repository, event: CommentEvent, cfg: ApprovalConfi
     if event.action != "created" or event.issue.pull_request is None or cmd is None:
         return Decision("ignored")
     if event.comment.user.login == cfg.bot:
-        return Decision("ignored")  # our own replies never trigger us (SECURITY.md §13)
+        return Decision("ignored")  # our own replies never trigger us (docs/THREAT_MODEL.md §13)
     verb, pid = cmd
     try:
         return _run(gh, repo, event, cfg, verb, pid)
@@ -179,7 +179,7 @@ def _verified_diff(body: str, marker, prop, pid: str, cfg: ApprovalConfig) -> st
         )
     if cfg.signing_key and not verify_marker(marker, cfg.signing_key):
         raise Refusal("the proposal's signature does not verify with the configured signing key")
-    # what is applied must be what the maintainer saw (SECURITY.md §8): without a signing key the
+    # what is applied must be what the maintainer saw (docs/THREAT_MODEL.md §8): without a signing key the
     # hidden marker could have been swapped alone
     shown = shown_diff(body, pid, [p.id for p in marker.proposals])
     if shown is None or not same_diff(shown, diff):
@@ -192,7 +192,7 @@ def _verified_diff(body: str, marker, prop, pid: str, cfg: ApprovalConfig) -> st
 
 def _apply(gh: Github, repo: Repository, pr: PullRef, diff: str, pid: str, cfg) -> Applied:
     """Commit where the head branch lives, never a fork's tree into the base repository
-    (SECURITY.md §15): the PR's own repository, the fork when it allows maintainer edits, else
+    (docs/THREAT_MODEL.md §15): the PR's own repository, the fork when it allows maintainer edits, else
     a patch (and suggestions) for the author."""
     try:
         if pr.head_repo == pr.base_repo:

@@ -1,4 +1,4 @@
-"""The Action entry point (`python -m repopilot action`, DESIGN.md Contract 3).
+"""The Action entry point (`python -m repopilot action`, docs/CONTRACTS.md Contract 3).
 
 `workflow_run` (failed): failed jobs -> their logs -> triage -> ONE upserted PR comment; with
 `mode: analyze` / `mode: post` the two halves run in separate jobs joined by `result-file`.
@@ -375,7 +375,7 @@ def _job_table(found: RunResult) -> str:
     for job in found.jobs:
         v, origin = job.result.verdict, origin_cell(job.result.origin)
         # job names and titles are attacker text (a fork's workflow names its jobs): cleaned,
-        # redacted and made inert like log lines (SECURITY.md §19)
+        # redacted and made inert like log lines (docs/THREAT_MODEL.md §19)
         title = md.cell(clean_for_model(v.title).text, 200)
         name = md.cell(clean_for_model(job.name).text, 120)
         rows.append(f"| {name} | `{v.category}` | {v.decided_by} | {origin} | {title} |")

@@ -1,4 +1,4 @@
-"""Learning in the Action (issue 21, DESIGN.md Contract 6).
+"""Learning in the Action (issue 21, docs/CONTRACTS.md Contract 6).
 
 - `repository_library`: the built-in library with the repository's own
   `.github/repopilot/patterns/` (of its DEFAULT branch) on top; a bad or unsafe file is left out

@@ -1,6 +1,6 @@
 """What the LLM did for one run: asked or not, why not, and its usage read from the job traces.
 
-The Action never lets the LLM cost the deterministic verdict (DESIGN.md Contract 3): a provider
+The Action never lets the LLM cost the deterministic verdict (docs/CONTRACTS.md Contract 3): a provider
 that cannot be set up (no key, no SDK) or fails during the run leaves the pattern verdicts
 standing, and `skipped` says why in one line, for the comment and for a `::warning::`.
 """

@@ -1,6 +1,6 @@
 """The analyze job's result file: what the read-only job hands to the job that posts.
 
-The split keeps the LLM key and the write token in different jobs (SECURITY.md §1). The file is
+The split keeps the LLM key and the write token in different jobs (docs/THREAT_MODEL.md §1). The file is
 validated strictly on read and must belong to the run of the event being handled.
 """
 
@@ -55,7 +55,7 @@ class RunResult(BaseModel):
 
 def save(path: str | os.PathLike[str], result: RunResult) -> None:
     """Write the file (an artifact others can download): job names, attacker text in a fork's
-    workflow, are cleaned and redacted like log text first (SECURITY.md §19)."""
+    workflow, are cleaned and redacted like log text first (docs/THREAT_MODEL.md §19)."""
     result = result.model_copy(update={"jobs": [_clean_names(j) for j in result.jobs]})
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -93,7 +93,7 @@ def load(path: str | os.PathLike[str], repository: str, run_id: int) -> RunResul
 
 def _recheck(job: JobResult) -> JobResult:
     """Defense in depth for the job that holds the write token: a proposal is offered only if
-    its hash is its diff's and the safety policy (SECURITY.md §5) still passes without a checkout;
+    its hash is its diff's and the safety policy (docs/THREAT_MODEL.md §5) still passes without a checkout;
     otherwise it is moved to the rejected list."""
     from repopilot.proposal.diffread import Refused
     from repopilot.proposal.policy import check

@@ -12,7 +12,7 @@ checks would stay pending. Three cases:
   `workflow_dispatch:` or use an App token for next time).
 When the run finishes: a green run marks the comment resolved ("the fix held"); a red one gets a
 note under the fix that it did not hold, naming the failed jobs. Runs of RepoPilot's own commits
-are never triaged (SECURITY.md §13), so fixes never chain.
+are never triaged (docs/THREAT_MODEL.md §13), so fixes never chain.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def start_ci(
 def tests_a_fix(event: RunEvent, own_workflow_ref: str | None) -> bool:
     """A run `is_own_run` flags that is still worth reporting: one of the user's workflows (not
     RepoPilot's own, by path) run on a commit RepoPilot applied or started by RepoPilot's
-    dispatch. Its outcome says whether the fix held; it is never triaged (SECURITY.md §13)."""
+    dispatch. Its outcome says whether the fix held; it is never triaged (docs/THREAT_MODEL.md §13)."""
     run = event.workflow_run
     if own_workflow_ref and run.path:
         # GITHUB_WORKFLOW_REF = owner/repo/.github/workflows/x.yml@refs/... (as is_own_run reads it)

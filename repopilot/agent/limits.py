@@ -1,5 +1,5 @@
 """Limits of one agent run: every number the loop, its guards and its tools obey, one docstring
-per field (DESIGN.md defaults). `repopilot.agent.guards` checks them against one clock.
+per field (docs/CONTRACTS.md defaults). `repopilot.agent.guards` checks them against one clock.
 
 A run limit ends the run cleanly with a stop reason in the outcome and the trace; none raises.
 Per-call limits (bytes, lines, seconds of one tool call) cut the output with a marker instead.

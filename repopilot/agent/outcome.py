@@ -16,7 +16,7 @@ from repopilot.records import AssignedCategory
 from repopilot.run_records import Proposal, Rejection, Usage
 
 Validator = Callable[[str], Proposal | Rejection]
-"""Checks a diff (SECURITY.md §5, `git apply --check`); the pipeline binds the checkout."""
+"""Checks a diff (docs/THREAT_MODEL.md §5, `git apply --check`); the pipeline binds the checkout."""
 
 Answered = Literal["answer", "proposal", "rejected", "max-steps"]
 """How a run that got an answer ended: a plain answer, a validated proposal, the last allowed

@@ -1,4 +1,4 @@
-"""Read-only access to a checkout, confined to its root (SECURITY.md §6).
+"""Read-only access to a checkout, confined to its root (docs/THREAT_MODEL.md §6).
 
 A path the model gives is relative to the root; absolute paths, `..`, NUL and any `.git` component
 are refused before touching the disk. The real path (symlinks resolved) must stay inside the root

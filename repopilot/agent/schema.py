@@ -1,4 +1,4 @@
-"""The agent's tool arguments (DESIGN.md Contract 4): pydantic models, JSON-schema specs, checks.
+"""The agent's tool arguments (docs/CONTRACTS.md Contract 4): pydantic models, JSON-schema specs, checks.
 
 Arguments are models with extra='forbid', so an invented or missing parameter becomes an
 observation naming it (`parse_arguments`) instead of a crash or a silent default.

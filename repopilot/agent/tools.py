@@ -1,4 +1,4 @@
-"""The agent's read-only tools over a checkout (DESIGN.md Contract 4; SECURITY.md §6).
+"""The agent's read-only tools over a checkout (docs/CONTRACTS.md Contract 4; docs/THREAT_MODEL.md §6).
 
 The Toolbox answers validated arguments (repopilot.agent.schema) with raw text; the loop redacts and
 fences every output before the model sees it, and its guards bound the run's output as a whole.

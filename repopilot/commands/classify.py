@@ -1,5 +1,5 @@
 """`repopilot classify PATH... [--format text|json] [--patterns DIR] [--assume-failed]`
-(DESIGN.md Contract 1)."""
+(docs/CONTRACTS.md Contract 1)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`repopilot learn PATH --line N [--category C] [--title T] [--hint H] [--base-log PATH ...]
-[--id ID] [--out DIR] [--format yaml|json] [--patterns DIR ...] [--no-builtin]` (DESIGN.md
+[--id ID] [--out DIR] [--format yaml|json] [--patterns DIR ...] [--no-builtin]` (docs/CONTRACTS.md
 Contract 6): one pattern that makes line N of PATH the evidence of its verdict.
 
 Without `--out` it prints the pattern file; with it, writes `DIR/<id>.yaml`. When no safe

@@ -103,7 +103,7 @@ def _clean(value: str, counter: list[int]) -> str:
 
 
 def _invisible(text: str) -> str | None:
-    # one definition with `sanitize` (SECURITY.md §16): Cf, Co, fillers, U+2800, ESC, blank runs
+    # one definition with `sanitize` (docs/THREAT_MODEL.md §16): Cf, Co, fillers, U+2800, ESC, blank runs
     return diff_deception(text)
 
 

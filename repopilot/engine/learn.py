@@ -1,4 +1,4 @@
-"""Learn one pattern from a log and the line that is its cause (DESIGN.md Contract 6).
+"""Learn one pattern from a log and the line that is its cause (docs/CONTRACTS.md Contract 6).
 
 The line is redacted first (the comment's rules: a secret never reaches a repository's pattern
 file), then generalised (engine/learn_tokens.py). Candidates go from general to specific: the

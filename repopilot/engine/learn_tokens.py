@@ -1,4 +1,4 @@
-"""Generalise one (redacted) log line into a regex (DESIGN.md Contract 6): the tool's fixed words
+"""Generalise one (redacted) log line into a regex (docs/CONTRACTS.md Contract 6): the tool's fixed words
 stay literal, what varies between occurrences becomes a class or a named capture.
 
 A line is cut into pieces (whitespace, quoted text, words); a word is a path, a test id, a hash,

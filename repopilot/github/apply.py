@@ -6,7 +6,7 @@ the head's tree) -> commit whose only parent is the head SHA -> `PATCH git/refs`
 
 The commit is always made in the repository that holds the PR's head branch: the base repository
 for a same-repository PR, the fork itself for a fork PR that allows maintainer edits. A fork's tree
-is never written into the base repository (SECURITY.md §15): a branch there holding fork code
+is never written into the base repository (docs/THREAT_MODEL.md §15): a branch there holding fork code
 would run that code's `on: push` workflows with the base repository's secrets.
 """
 

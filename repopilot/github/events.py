@@ -142,7 +142,7 @@ def parse_command(body: str | None) -> tuple[str, str] | None:
 
 
 def is_own_run(event: RunEvent, own_workflow_ref: str | None, bot: str) -> bool:
-    """True for runs RepoPilot must not react to (SECURITY.md §13): its own workflow's runs,
+    """True for runs RepoPilot must not react to (docs/THREAT_MODEL.md §13): its own workflow's runs,
     runs started by the bot, and commits it made (they carry the RepoPilot-Proposal trailer)."""
     run = event.workflow_run
     if own_workflow_ref and run.path:

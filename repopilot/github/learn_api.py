@@ -1,4 +1,4 @@
-"""The API calls of learning (issue 21, DESIGN.md Contract 6): read a repository's own patterns
+"""The API calls of learning (issue 21, docs/CONTRACTS.md Contract 6): read a repository's own patterns
 from its DEFAULT branch, and open the one pull request that adds a learned pattern.
 
 The patterns are read from the default branch through the contents API, never from a pull

@@ -112,7 +112,7 @@ def upsert_comment(
     (PATCH 404) is created anew. Two runs for one PR at once (two workflows failing together, a
     re-run racing the first) can both create: after creating, the comments are listed again and
     converge on the OLDEST marker comment, which gets this run's body; newer ones are deleted, or
-    folded into a one-line pointer when deleting is refused (SECURITY.md §18).
+    folded into a one-line pointer when deleting is refused (docs/THREAT_MODEL.md §18).
     """
     found = bot_comments(repo, number, bot)
     if found:

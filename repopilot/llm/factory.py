@@ -1,4 +1,4 @@
-"""Make the configured LLM (DESIGN.md Contract 2) from the settings the entry point read.
+"""Make the configured LLM (docs/CONTRACTS.md Contract 2) from the settings the entry point read.
 
 `REPOPILOT_LLM` = none | openai | ollama (default none: deterministic only), `REPOPILOT_MODEL`,
 and the providers' OPENAI_API_KEY, OPENAI_BASE_URL, OLLAMA_HOST arrive as one `LLMSettings`

@@ -88,7 +88,7 @@ class OllamaChat(RetryingAdapter):
 
     def _remember_headers(self, response: Any) -> None:
         self._last_headers = dict(response.headers)
-        # The SDK parses the body itself: bound its nesting first (SECURITY.md §17); the
+        # The SDK parses the body itself: bound its nesting first (docs/THREAT_MODEL.md §17); the
         # ValueError becomes a "bad-response" LLMError in `_send`.
         if too_big := json_limit(response.read().decode("utf-8", "replace"), 48, 2**23):
             raise ValueError(f"response body refused: {too_big}")

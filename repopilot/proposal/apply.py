@@ -3,7 +3,7 @@
 `apply_to_files` re-checks the diff against the policy (`repopilot.proposal.policy.check`), then applies
 each hunk where its context matches, at the stated line or the nearest offset either way.
 `file_modes` gives the modes the diff sets (`new mode`, `new file mode`): a mode change is applied
-as shown, never dropped (SECURITY.md §16), and `old mode` must be what the head has.
+as shown, never dropped (docs/THREAT_MODEL.md §16), and `old mode` must be what the head has.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The strict unified-diff reader: every line is a header, a hunk line within its counts, or refused.
 
 `read_sections(diff)` returns what it learned about each file of the diff (`FileSection`) and
-raises `Refused` (a DESIGN.md reason code and a one-line detail) on anything else. It also reads
+raises `Refused` (a docs/CONTRACTS.md reason code and a one-line detail) on anything else. It also reads
 path names the way git writes them: `a/`/`b/` prefixes, C-quoted names, tabs before a date.
 Policy on the paths (protected, escaping) is `repopilot.proposal.policy`'s business, not this reader's.
 """
@@ -15,7 +15,7 @@ from repopilot.records import RejectReason
 
 
 class Refused(Exception):
-    """One rejection: a reason code of DESIGN.md and a one-line detail."""
+    """One rejection: a reason code of docs/CONTRACTS.md and a one-line detail."""
 
     def __init__(self, reason: RejectReason, detail: str) -> None:
         detail = (detail.strip().splitlines() or [reason])[0][:300]

@@ -1,4 +1,4 @@
-"""Every check a proposed diff must pass (SECURITY.md §5), short of building the Proposal.
+"""Every check a proposed diff must pass (docs/THREAT_MODEL.md §5), short of building the Proposal.
 
 `check` reads the diff three ways and refuses it unless all agree and obey the policy: the strict
 reader of `repopilot.proposal.diffread`, `unidiff`, and git itself (`git apply --numstat`, which lists the
@@ -27,7 +27,7 @@ from repopilot.safety.deceptive import diff_deception
 
 @dataclass(frozen=True)
 class Policy:
-    """Limits and protected paths for proposals; defaults follow SECURITY.md §5."""
+    """Limits and protected paths for proposals; defaults follow docs/THREAT_MODEL.md §5."""
 
     max_bytes: int = 64 * 1024
     """Largest diff accepted, in UTF-8 bytes."""
@@ -45,7 +45,7 @@ class Policy:
 
 
 DEFAULT_POLICY = Policy()
-"""The SECURITY.md §5 defaults; the default argument of every check that takes a Policy."""
+"""The docs/THREAT_MODEL.md §5 defaults; the default argument of every check that takes a Policy."""
 
 # Directories and file names whose change could run code in CI or change who reviews what.
 _PROTECTED_DIRS = frozenset({".github", ".git", "git~1", ".husky", ".githooks"})

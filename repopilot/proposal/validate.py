@@ -1,4 +1,4 @@
-"""Validate a proposed diff (SECURITY.md §5) and apply a validated one to file texts in Python.
+"""Validate a proposed diff (docs/THREAT_MODEL.md §5) and apply a validated one to file texts in Python.
 
 `validate` turns a diff that passes every check of `repopilot.proposal.policy.check` into a Proposal
 (id and SHA-256 of the exact text), or says why not as a Rejection. The checks read the diff three

@@ -1,4 +1,4 @@
-"""The one definition of "invisible or deceptive" text (SECURITY.md §3, §16).
+"""The one definition of "invisible or deceptive" text (docs/THREAT_MODEL.md §3, §16).
 
 Used twice, so the two can never disagree: `hygiene.sanitize` removes `INVISIBLE` characters from
 untrusted text before a model or a reader sees it, and a proposed diff whose lines hold anything

@@ -1,4 +1,4 @@
-"""Injection hygiene for untrusted text (SECURITY.md §3): `sanitize` and `fence`.
+"""Injection hygiene for untrusted text (docs/THREAT_MODEL.md §3): `sanitize` and `fence`.
 
 `sanitize` drops what a reader cannot see but a model or a renderer acts on (invisible, bidi and
 zero-width characters, HTML comments); `fence` wraps untrusted text in markers it cannot close.
@@ -19,7 +19,7 @@ _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
 def sanitize(text: str) -> str:
-    """`text` without invisible/bidi characters and without HTML comments (SECURITY.md §3)."""
+    """`text` without invisible/bidi characters and without HTML comments (docs/THREAT_MODEL.md §3)."""
     if not text.isascii():
         text = _INVISIBLE.sub("", text)
     for _ in range(3):  # removing `<!--a-->` from `<!<!--a-->--` forms a new opener

@@ -1,4 +1,4 @@
-"""Bounds on model-written JSON, checked BEFORE any parser sees it (SECURITY.md §17).
+"""Bounds on model-written JSON, checked BEFORE any parser sees it (docs/THREAT_MODEL.md §17).
 
 Python's `json` recurses once per `[`/`{`: 1,500 brackets raise `RecursionError` (or worse, parse
 at 900 and blow up later in pydantic, `json.dumps` or a deep copy), and where exactly it breaks

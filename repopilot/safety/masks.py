@@ -1,4 +1,4 @@
-"""Secret shapes that one regex over one line cannot see (SECURITY.md §4, §19), for `redact`.
+"""Secret shapes that one regex over one line cannot see (docs/THREAT_MODEL.md §4, §19), for `redact`.
 
 - `::add-mask::VALUE`: the runner hides VALUE in every later line of the log it shows; RepoPilot
   does the same in every text it redacts. A value seen in any text is remembered for the rest of

@@ -1,4 +1,4 @@
-"""Secrets and injection hygiene for every text sent to a model or posted (SECURITY.md §3, §4).
+"""Secrets and injection hygiene for every text sent to a model or posted (docs/THREAT_MODEL.md §3, §4).
 
 `clean_for_model(text)` is the one call the rest of the code uses: `sanitize` then `redact` (secrets
 become `[REDACTED:<kind>]`). `sanitize` and `fence` (untrusted text in nonce-carrying markers) live
@@ -266,7 +266,7 @@ def _marker(kind: str, seen: _Counter) -> Callable[[re.Match[str]], str]:
 
 
 def redact(text: str) -> Redacted:
-    """Replace every secret in `text` with `[REDACTED:<kind>]` (SECURITY.md §4)."""
+    """Replace every secret in `text` with `[REDACTED:<kind>]` (docs/THREAT_MODEL.md §4)."""
     seen = _Counter()
     text = apply_masks(text, seen.mark)  # first: the registered values are literal text
     if "PRIVATE KEY" in text:

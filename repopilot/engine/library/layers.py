@@ -1,4 +1,4 @@
-"""Repository patterns on top of the built-in library (DESIGN.md Contract 1 `--patterns DIR`,
+"""Repository patterns on top of the built-in library (docs/CONTRACTS.md Contract 1 `--patterns DIR`,
 `--no-builtin`; Contract 6).
 
 A layer's pattern replaces the built-in one with the same id; the rest are added after it.

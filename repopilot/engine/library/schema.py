@@ -18,7 +18,7 @@ from repopilot.errors import PatternError
 from repopilot.records import AssignedCategory, Kind
 
 # `source:` forms: a documentation URL, or a file in a public repository (`owner/repo:path`),
-# or, for a repository's own pattern (DESIGN.md Contract 6), `learned from <file>:<line>`.
+# or, for a repository's own pattern (docs/CONTRACTS.md Contract 6), `learned from <file>:<line>`.
 SOURCE_RE = re.compile(
     r"^(?:https?://[^\s/]+\.[^\s/]+(?:/\S*)?"
     r"|[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*:[^\s:][^\s]*"
