@@ -159,7 +159,9 @@ def _matching_brace(text: str, start: int) -> int | None:
 
 def _load(candidate: str) -> tuple[Any, str]:
     """Parse strictly first, then with repairs. Returns (value, repairs) or (None, error)."""
-    if (too_big := json_limit(candidate)) is not None:  # bounded before parsing (docs/THREAT_MODEL.md §17)
+    if (
+        too_big := json_limit(candidate)
+    ) is not None:  # bounded before parsing (docs/THREAT_MODEL.md §17)
         return None, too_big
     try:
         return json.loads(candidate, strict=False), ""

@@ -181,7 +181,9 @@ def parse_arguments(text: Any) -> tuple[dict[str, Any], str | None]:
         return text, None  # a lenient server sent an object
     if not isinstance(text, str):
         return {}, f"arguments must be JSON text, got {type(text).__name__}"
-    if (too_big := json_limit(text)) is not None:  # bounded before parsing (docs/THREAT_MODEL.md §17)
+    if (
+        too_big := json_limit(text)
+    ) is not None:  # bounded before parsing (docs/THREAT_MODEL.md §17)
         return {}, f"arguments refused: {too_big}"
     try:
         value = json.loads(text)
