@@ -158,3 +158,8 @@ class Verdict(_Frozen):
     @property
     def failed(self) -> bool:
         return self.category != "no_failure"
+
+
+BASELINE_NOTE = "Compared with the base log: lines it also prints were not taken as the cause."
+"""What a verdict's hint says when a passing base log demoted lines (engine/verdict/baseline.py);
+the comment drops it where it names the green run itself."""

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from repopilot.comment import markdown as md
 from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
-from repopilot.records import INFRA_CATEGORIES, Category, DecidedBy, Evidence, Kind
+from repopilot.records import BASELINE_NOTE, INFRA_CATEGORIES, Category, DecidedBy, Evidence, Kind
 from repopilot.run_records import BaselineRun, OriginVerdict, Proposal, TriageResult
 from repopilot.safety.deceptive import diff_deception
 from repopilot.safety.redact import clean_for_model, clean_lines
@@ -208,6 +208,8 @@ def build_view(job: JobReport) -> JobView:
     hint = _clean(v.hint, count)
     if hint.startswith(UNKNOWN_HINT):
         hint = ""  # the decided line says it already; after the LLM it would be wrong, too
+    if r.baseline_run is not None:  # the green-run line says it, linked: say it once
+        hint = hint.replace(BASELINE_NOTE, "").strip()
     title = _clean(v.title, count)
     no_step = job.model_copy(update={"step_number": None})
     return JobView(

@@ -124,6 +124,7 @@ def test_the_green_runs_lines_are_not_the_cause(tmp_path, gh):
     url = f"{server.url.split('/api/')[0]}/octo-org/octo-repo/actions/runs/902"
     assert "Compared with the last green run [#42]" in body
     assert f"[#42](<{url}>)" in body
+    assert body.count("Compared with") == 1  # the engine's own note is not repeated in the hint
     # The newest green run's log, once; the older green run's is never asked for.
     assert state.calls("GET", r"/repos/.*/actions/jobs/9020/logs")
     assert not state.calls("GET", r"/repos/.*/actions/jobs/90(10|19|19)/logs")

@@ -23,12 +23,12 @@ from typing import Protocol, TypeVar
 
 from repopilot.logs.reader import JobLog, iter_lines, open_logs
 from repopilot.logs.textnorm import body
-from repopilot.records import Verdict
+from repopilot.records import BASELINE_NOTE, Verdict
 
 T = TypeVar("T")
 MAX_LINES = 500_000  # lines of a base log kept (a few tens of MB at most)
 REPEATED = 5  # a hit text seen this often in one log is weak evidence
-NOTE = "Compared with the base log: lines it also prints were not taken as the cause."
+NOTE = BASELINE_NOTE
 
 # Order matters: the specific shapes first, then every remaining number.
 _VOLATILE: tuple[tuple[re.Pattern[str], str], ...] = (
