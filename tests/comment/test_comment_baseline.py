@@ -17,7 +17,7 @@ def test_the_comparison_is_said_once_with_its_link() -> None:
     body = render([job(TriageResult(verdict=v, baseline_run=run))], ctx())
     assert "Compared with the last green run [#42]" in body
     assert body.count("Compared with") == 1
-    assert "Fix the failing assertion." in body
+    assert "Fix the failing assertion" in body
 
 
 def test_without_a_green_run_the_engine_note_stays() -> None:
