@@ -1,3 +1,3 @@
 """RepoPilot: deterministic-first triage of failed CI runs."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
