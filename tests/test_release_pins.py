@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import repopilot
 from tests.paths import REPO_ROOT
 
 pytestmark = pytest.mark.integration
@@ -58,5 +59,6 @@ def test_pin_changelog_and_pyproject_agree() -> None:
     assert pinned == version, f"the pin says v{version}, its commit's pyproject.toml {pinned}"
     assert changelog_top() == version, "the CHANGELOG's top release is not the pinned one"
     assert here == version, f"pyproject.toml is {here}, the pinned release v{version}"
+    assert repopilot.__version__ == version, "`repopilot --version` says another version"
     sections = _git("show", f"{sha}:CHANGELOG.md").stdout
     assert f"## [{version}]" in sections, "the pinned commit holds its own CHANGELOG section"
