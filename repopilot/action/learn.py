@@ -1,8 +1,9 @@
 """Learning in the Action (issue 21, docs/CONTRACTS.md Contract 6).
 
-- `repository_library`: the built-in library with the repository's own
-  `.github/repopilot/patterns/` (of its DEFAULT branch) on top; a bad or unsafe file is left out
-  with a `::warning::`, never a failed run.
+- `repository_library`: the built-in library with the repository's problem matchers
+  (`.github/*.json`, `.github/problem-matchers/`, `.github/matchers/`: single-line ones) and its
+  own `.github/repopilot/patterns/` (all of its DEFAULT branch) on top; a bad or unsafe file is
+  left out with a `::warning::`, never a failed run.
 - `with_offers`: where the LLM diagnosed an unknown failure, or the verdict is the engine's
   low-confidence guess, the comment shows the pattern RepoPilot would learn from the key line
   (collapsed) and the command `/repopilot learn <id>`; a hidden marker records each offer's
@@ -33,10 +34,11 @@ from repopilot.commands.learn import lint_one
 from repopilot.comment.markdown import code_span, fence
 from repopilot.engine.learn import LearnRequest, learn, to_yaml
 from repopilot.engine.learn_check import safe_route
+from repopilot.engine.learn_matcher import import_matchers
 from repopilot.engine.library.layers import layered, tolerant_layer
 from repopilot.engine.library.loader import Pattern, load_library
 from repopilot.errors import InputError
-from repopilot.github.learn_api import fetch_patterns
+from repopilot.github.learn_api import fetch_matchers, fetch_patterns
 from repopilot.github.prs import PullRef
 from repopilot.github.runs import FailedJob, cleanup, fetch_job_log, fresh_workdir
 from repopilot.records import CATEGORIES
@@ -51,8 +53,8 @@ def safe_for_engine(p: Pattern) -> str | None:
 
 def repository_library(repo: Repository, patterns_dir: str | None) -> list[Pattern]:
     """The library the Action classifies with: `patterns_dir` (the `patterns` input, default
-    the built-in library) with the repository's own patterns on top."""
-    base = load_library(patterns_dir)
+    the built-in library) with the repository's problem matchers, then its own patterns, on top."""
+    base = layered(load_library(patterns_dir), repository_matchers(repo))
     with tempfile.TemporaryDirectory(prefix="repopilot-repo-patterns-") as tmp:
         try:
             fetched = fetch_patterns(repo, Path(tmp))
@@ -65,6 +67,41 @@ def repository_library(repo: Repository, patterns_dir: str | None) -> list[Patte
             f"RepoPilot: {why.replace(tmp, fetched.branch + ':.github/repopilot/patterns')}"
         )
     return layered(base, layer.patterns)
+
+
+def repository_matchers(repo: Repository) -> list[Pattern]:
+    """The single-line problem matchers of the default branch's `.github/` as patterns (category
+    `other`); a JSON file without a `problemMatcher` list is not one, a matcher file that does
+    not parse or yields no pattern (multi-line matchers only, say) is one `::warning::`."""
+    try:
+        fetched = fetch_matchers(repo)
+    except GithubException as exc:
+        runner.warning(f"RepoPilot: the repository's problem matchers were not read: {exc.status}")
+        return []
+    for why in fetched.warnings:
+        runner.warning(f"RepoPilot: {fetched.branch}:{why}")
+    out: list[Pattern] = []
+    seen: set[str] = set()
+    for f in fetched.files:
+        where = f"{fetched.branch}:{f.path}"
+        try:
+            doc = json.loads(f.content.decode("utf-8"))
+        except ValueError as exc:  # (UnicodeDecodeError is one)
+            runner.warning(f"RepoPilot: problem matcher skipped: {where}: not JSON: {exc}")
+            continue
+        if not isinstance(doc, dict) or not isinstance(doc.get("problemMatcher"), list):
+            continue  # another JSON file (.github/ holds configuration too)
+        try:
+            got = import_matchers(doc, f"{repo.full_name}:{f.path}", "other", where)
+        except Exception as exc:  # noqa: BLE001  (someone's file: never a failed run)
+            runner.warning(f"RepoPilot: problem matcher skipped: {where}: {exc}")
+            continue
+        fresh = [p for p in got.patterns if p.id not in seen and safe_for_engine(p) is None]
+        if not fresh:
+            runner.warning(f"RepoPilot: problem matcher skipped: {where}: no pattern made from it")
+        seen.update(p.id for p in fresh)
+        out.extend(fresh)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +120,14 @@ class Offer:
 
 def _wanted(result: Any) -> bool:
     v = result.verdict
-    return bool(v.evidence) and v.category != "no_failure" and v.decided_by in ("llm", "none")
+    # A line a pattern already decides needs no new one (the LLM may have been asked for a fix).
+    known = v.pattern_id is not None
+    return (
+        bool(v.evidence)
+        and v.category != "no_failure"
+        and v.decided_by in ("llm", "none")
+        and not known
+    )
 
 
 def offers(repo: Repository, found: RunResult, library: list[Pattern]) -> list[Offer]:
