@@ -12,7 +12,7 @@ from repopilot.commands.base_log import add_argument as add_base_log
 from repopilot.commands.base_log import use_base_log
 from repopilot.commands.textout import category_line, use_colour
 from repopilot.engine.classify import Classifier
-from repopilot.engine.fanout import classify_many, processes
+from repopilot.engine.fanout import classify_jobs, processes
 from repopilot.engine.library.layers import add_layer_options, library_from
 from repopilot.errors import LogError, PatternError, UsageError
 from repopilot.records import Verdict
@@ -70,7 +70,7 @@ def classify_all(
     if jobs > 1:
         classifier.scanner.prepare()  # built once, before the workers fork: they share it
     try:
-        return classify_many(lambda p: classifier.classify_path(p, assume_failed), paths, jobs)
+        return classify_jobs(lambda j: classifier.classify(j, assume_failed), paths, jobs)
     except LogError as exc:
         raise UsageError(str(exc)) from None
 
