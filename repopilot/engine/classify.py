@@ -25,6 +25,7 @@ from repopilot.engine.match.scan import Engine, Scanner
 from repopilot.engine.match.scan_result import Hit, ScanResult
 from repopilot.engine.match.split_file import eligible, split_scan
 from repopilot.engine.verdict.assertions import assertion_for, reads_above
+from repopilot.engine.verdict.bare_message import owner_of_bare, uninformative
 from repopilot.engine.verdict.baseline import Baseline, demote, noted
 from repopilot.engine.verdict.fallback import LOOKBACK, guess, last_said
 from repopilot.engine.verdict.line_score import Line
@@ -181,9 +182,10 @@ def _pattern_verdict(
         if all(g[0].line != n for n, _ in lines):
             lines.append((g[0].line, g[0].text))
     region = Region(job, res, _margin(p))
-    lead, assertion = _lead(region, p, first, best, st)
-    if lead is not None:
-        lines = [(lead.number, lead.text)] + [x for x in lines if x[0] != lead.number]
+    leads, assertion = _lead(region, p, first, best, st)
+    if leads:
+        led = {ln.number for ln in leads}
+        lines = [(ln.number, ln.text) for ln in leads] + [x for x in lines if x[0] not in led]
         lines = lines[:MAX_EVIDENCE]
     got = scanner.captures(first)
     if got is None:  # `regex` timed out reading them (RE2 had decided the line matches)
@@ -191,7 +193,7 @@ def _pattern_verdict(
         common = {**common, "timeouts": tuple(sorted({*common["timeouts"], p.id}))}
     caps = {k: _safe(v) for k, v in got.items()}
     values = {**caps, "count": str(len(best)), "step": common.get("step") or ""}
-    ctx_line = lead.number if lead is not None else first.line
+    ctx_line = leads[0].number if leads else first.line
     category, confidence, note = p.spec.category, p.spec.confidence, ""
     if category == "other" and _wrapper(p, best):  # a wrapper says only that a command failed
         step_prior = _prior(region, st)
@@ -220,17 +222,17 @@ def _pattern_verdict(
 
 def _lead(
     region: Region, p: Pattern, first: Hit, best: list[Hit], st: Structure
-) -> tuple[Line | None, bool]:
-    """A line to put before the pattern's first hit (engine/verdict/order.py), and whether it is a
-    test's assertion message."""
+) -> tuple[tuple[Line, ...], bool]:
+    """Lines to put before the pattern's hits (engine/verdict/order.py), and whether the first is
+    a test's assertion message. A bare message (`E assert False`) follows the test's line."""
     if _wrapper(p, best):
         hit_lines = {h.line for h in region.res.hits}
         own = [(n, t) for n, t in st.script_errors if n not in hit_lines]
         if own:  # the script's own `##[error]` message says what the wrapper only reports
-            return Line(own[0][0], own[0][1], False), False
+            return (Line(own[0][0], own[0][1], False),), False
         lo = max(st.start, first.line - LOOKBACK)
         specific = specific_before(_read(region, lo, first.line), first.line, lo)
-        return specific, False
+        return ((specific,) if specific is not None else ()), False
     if p.spec.category == "test_failure":
         lo = max(st.start, first.line - 600)
         wide = reads_above(first.text)  # a guess from the hit: the line read decides below
@@ -239,9 +241,14 @@ def _lead(
         if test is not None and not wide and reads_above(test.text):
             lines = _read(region, lo, first.line + 40)
         msg = assertion_for(test, lines) if test is not None else None
+        if test is not None and msg is not None and uninformative(test, msg, lines):
+            return (test, msg), False
         if msg is not None:
-            return msg, True
-    return None, False
+            return (msg,), True
+        owner = owner_of_bare(test, lines) if test is not None else None
+        if test is not None and owner is not None:  # the hit is a bare message: its test leads
+            return (owner, test), False
+    return (), False
 
 
 def _unknown_verdict(

@@ -43,8 +43,23 @@ _EXTRA: dict[str, frozenset[str]] = {
     "step_family": frozenset({"category"}),
     "test": frozenset({"find", "reads_above", "test"}),
 }
-# A `test` entry's other string keys are the shapes its `find` procedure reads.
-_SHAPE_KEYS = frozenset({"message", "run", "section", "doctest", "result", "error", "panic"})
+# A `test` entry's other string keys are the shapes its `find` procedure reads; `uninformative`
+# is a message that says nothing unless the next line (`continued`) goes on with it, `where` the
+# test's own line printed below it (engine/verdict/bare_message.py).
+_SHAPE_KEYS = frozenset(
+    {
+        "message",
+        "run",
+        "section",
+        "doctest",
+        "result",
+        "error",
+        "panic",
+        "uninformative",
+        "continued",
+        "where",
+    }
+)
 
 
 class RunnerDataError(ValueError):
