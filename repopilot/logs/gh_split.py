@@ -74,13 +74,16 @@ class _Splitter:
             out.newlines = len(self.prefix)
         return out
 
-    def _write(self, out: _Out, text: bytes) -> None:
-        """`text` (whole lines, or the input's unterminated last line) at the input's position."""
+    def _write(self, out: _Out, text: bytes) -> int:
+        """`text` (whole lines, or the input's unterminated last line) at the input's position;
+        its LFs, counted once (the input's lines it stands for: the columns hold none)."""
         gap = self.newlines - out.newlines
         if gap:
             out.file.write(b"\n" * gap)
         out.file.write(text)
-        out.newlines = self.newlines + text.count(b"\n")
+        lfs = text.count(b"\n")
+        out.newlines = self.newlines + lfs
+        return lfs
 
     def feed(self, data: bytes) -> bool:
         """One chunk of whole lines; False when the file is not worth splitting here."""
@@ -96,9 +99,9 @@ class _Splitter:
                     self.prefix_size += end - pos
                     if self.prefix_size > MAX_PREFIX:
                         return False
+                    self.newlines += data.count(b"\n", pos, end)
                 else:
-                    self._write(self.jobs[self.active], data[pos:end])
-                self.newlines += data.count(b"\n", pos, end)
+                    self.newlines += self._write(self.jobs[self.active], data[pos:end])
                 pos = end
                 continue
             prefix = data[m.start(1) : m.end(2) + 1]
@@ -111,9 +114,8 @@ class _Splitter:
             if step != out.step:
                 out.step = step
                 out.steps.append((self.newlines + 1, step))
-            self._write(out, body)
             self.active = name
-            self.newlines += data.count(b"\n", pos, stop)
+            self.newlines += self._write(out, body)
             pos = stop
         if n and data[-1] != 0x0A:
             self.tail_owner = self.active or ""
