@@ -11,10 +11,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from github import Github, GithubException
-from github.IssueComment import IssueComment
-from github.Repository import Repository
-
 from repopilot.action.verify import start_ci
 from repopilot.comment.markdown import code_span, fence
 from repopilot.comment.marker import (
@@ -33,8 +29,10 @@ from repopilot.github.apply import (
     check_applies,
     commit_to_branch,
 )
+from repopilot.github.client import Github, GithubException, IssueComment, Repository
 from repopilot.github.events import CommentEvent, parse_command
 from repopilot.github.prs import PullRef, bot_comments, pull_ref, reply
+from repopilot.github.roles import refusal
 from repopilot.github.suggest import post_suggestions
 from repopilot.run_records import Proposal
 
@@ -141,18 +139,8 @@ def _mark(
 
 
 def _check_commenter(repo: Repository, event: CommentEvent, cfg: ApprovalConfig) -> None:
-    user = event.comment.user
-    if user.type == "Bot" or user.login.endswith("[bot]"):
-        raise Refusal("commands from bots are not accepted")
-    try:
-        role = repo.get_collaborator_role_name(user.login)
-    except GithubException as exc:
-        if exc.status not in (403, 404):
-            raise
-        role = "none"
-    if role not in cfg.approvers:
-        allowed = ", ".join(sorted(cfg.approvers))
-        raise Refusal(f"`{user.login}` has the role `{role}`; approving needs one of: {allowed}")
+    if (why := refusal(repo, event.comment.user, cfg.approvers, "approving")) is not None:
+        raise Refusal(why)
 
 
 def _find_proposal(repo: Repository, repo_name: str, number: int, bot: str, pid: str):

@@ -10,13 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from github import GithubException
-from github.IssueComment import IssueComment
-from github.Repository import Repository
-
 from repopilot.action.result_file import JobResult, RunResult
 from repopilot.comment.marker import Marker, parse_marker
 from repopilot.errors import LogError
+from repopilot.github.client import GithubException, IssueComment, Repository
 from repopilot.github.events import RunEvent
 from repopilot.github.origin import OriginLookup
 from repopilot.github.origin_setup import OriginSetup

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from github.Repository import Repository
-
 from repopilot.action import runner
 from repopilot.action.approval import ApprovalConfig, Decision, decide, log_line, post_reply
 from repopilot.action.flows import resolve
 from repopilot.action.learn_command import LearnConfig, on_learn
 from repopilot.comment.command import LearnCommand, parse_learn
 from repopilot.comment.resolved import PassingRun, render_resolved
-from repopilot.github.client import ClientConfig, bot_login, make_client
+from repopilot.github.client import ClientConfig, Repository, bot_login, make_client
 from repopilot.github.events import CommentEvent, RunEvent, parse_command
 
 

@@ -24,9 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from github import GithubException
-from github.Repository import Repository
-
 from repopilot.action import runner
 from repopilot.action.flows import Render
 from repopilot.action.result_file import RunResult
@@ -38,6 +35,7 @@ from repopilot.engine.learn_matcher import import_matchers
 from repopilot.engine.library.layers import layered, tolerant_layer
 from repopilot.engine.library.loader import Pattern, load_library
 from repopilot.errors import InputError
+from repopilot.github.client import GithubException, Repository
 from repopilot.github.learn_api import fetch_matchers, fetch_patterns
 from repopilot.github.prs import PullRef
 from repopilot.github.runs import FailedJob, cleanup, fetch_job_log, fresh_workdir

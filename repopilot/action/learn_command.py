@@ -17,9 +17,6 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from github import GithubException
-from github.Repository import Repository
-
 from repopilot.action.learn import LEARN_MARK, repository_library, safe_for_engine, sign
 from repopilot.commands.learn import lint_one
 from repopilot.comment.command import LearnCommand
@@ -27,9 +24,11 @@ from repopilot.comment.marker import Marker, parse_marker, verify_marker
 from repopilot.engine.learn import LearnRequest, learn, to_yaml
 from repopilot.engine.library.loader import load_file
 from repopilot.errors import InputError
+from repopilot.github.client import GithubException, Repository
 from repopilot.github.events import CommentEvent
 from repopilot.github.learn_api import open_pattern_pull
 from repopilot.github.prs import bot_comments
+from repopilot.github.roles import refusal
 from repopilot.github.runs import FailedJob, cleanup, failed_jobs, fetch_job_log, fresh_workdir
 from repopilot.records import CATEGORIES
 
@@ -100,18 +99,8 @@ def on_learn(
 
 
 def _check_commenter(repo: Repository, event: CommentEvent, cfg: LearnConfig) -> None:
-    user = event.comment.user
-    if user.type == "Bot" or user.login.endswith("[bot]"):
-        raise _Refused("commands from bots are not accepted")
-    try:
-        role = repo.get_collaborator_role_name(user.login)
-    except GithubException as exc:
-        if exc.status not in (403, 404):
-            raise
-        role = "none"
-    if role not in cfg.approvers:
-        allowed = ", ".join(sorted(cfg.approvers))
-        raise _Refused(f"`{user.login}` has the role `{role}`; learning needs one of: {allowed}")
+    if (why := refusal(repo, event.comment.user, cfg.approvers, "learning")) is not None:
+        raise _Refused(why)
 
 
 def _find_marker(repo: Repository, event: CommentEvent, cfg: LearnConfig) -> tuple[Marker, str]:

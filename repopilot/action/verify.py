@@ -20,13 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from github import GithubException
-from github.Repository import Repository
-
 from repopilot.comment.markdown import code_span, link
 from repopilot.comment.marker import parse_marker
 from repopilot.comment.status import mark_status
 from repopilot.github.apply import Applied, Via
+from repopilot.github.client import GithubException, Repository
 from repopilot.github.dispatch import (
     DispatchRefused,
     accepts_dispatch,

@@ -4,7 +4,9 @@ Reads (GET/PUT/DELETE/PATCH) are retried inside urllib3 on 429, 5xx and rate-lim
 `Retry-After` capped at `max_wait`. POST is never retried there: a POST that reached GitHub but
 whose answer was lost would be sent twice (two comments). Callers retry POSTs with `guarded_write`,
 which first asks whether the write already landed.
-"""
+
+It also names the SDK types (`Repository`, `IssueComment`, `GithubException`) the Action's
+handlers hold, so no module outside `repopilot/github/` imports PyGithub itself."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from typing import TypeVar
 
 import requests
 from github import Auth, Github, GithubException, GithubRetry
+from github.IssueComment import IssueComment as IssueComment
+from github.Repository import Repository as Repository
 from urllib3.exceptions import InvalidHeader
 
 T = TypeVar("T")
