@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from repopilot.commands.base_log import add_argument as add_base_log
 from repopilot.commands.base_log import use_base_log
-from repopilot.commands.textout import category_line, use_colour
+from repopilot.commands.textout import use_colour, verdict_lines
 from repopilot.engine.classify import Classifier
 from repopilot.engine.fanout import classify_jobs, processes
 from repopilot.engine.library.layers import add_layer_options, library_from
@@ -97,24 +97,7 @@ def run(args, settings: Settings) -> int:
 
 
 def render_text(v: Verdict, colour: bool = False) -> str:
-    lines = [
-        f"{v.source}",
-        f"  category:   {category_line(v, colour)}",
-    ]
-    if v.pattern_id:
-        lines.append(f"  pattern:    {v.pattern_id}")
-    lines.append(f"  title:      {v.title}")
-    if v.step:
-        lines.append(f"  step:       {v.step}")
-    if v.evidence:
-        first = v.evidence[0]
-        lines.append(f"  evidence:   line {first.line}: {first.text}")
-        shown = v.context or v.evidence
-        width = len(str(max(e.line for e in shown)))
-        lines.append("  context:")
-        for e in shown:
-            mark = ">" if e.line == first.line else " "
-            lines.append(f"   {mark} {e.line:>{width}} | {e.text}")
+    lines = verdict_lines(v, colour, v.source)
     if v.hint:
         lines.append(f"  hint:       {v.hint}")
     return "\n".join(lines) + "\n"

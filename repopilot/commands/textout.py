@@ -49,3 +49,29 @@ def decision(v: Verdict) -> str:
 def category_line(v: Verdict, on: bool) -> str:
     """The `category:` value: the category (coloured on a terminal) and how it was decided."""
     return f"{paint(v.category, category_style(v.category), on)} {decision(v)}"
+
+
+def verdict_lines(v: Verdict, on: bool, source: str, gaps: bool = False) -> list[str]:
+    """What `classify` and `triage` both show of a verdict: its source line, category, pattern,
+    title, step, the key line and its context block (`gaps`: mark lines left out with ⋮)."""
+    lines = [source, f"  category:   {category_line(v, on)}"]
+    if v.pattern_id:
+        lines.append(f"  pattern:    {v.pattern_id}")
+    lines.append(f"  title:      {v.title}")
+    if v.step:
+        lines.append(f"  step:       {v.step}")
+    if not v.evidence:
+        return lines
+    first = v.evidence[0]
+    lines.append(f"  evidence:   line {first.line}: {first.text}")
+    shown = v.context or v.evidence
+    width = len(str(max(e.line for e in shown)))
+    lines.append("  context:")
+    prev = None
+    for e in shown:
+        if gaps and prev is not None and e.line > prev + 1:
+            lines.append(f"     {'⋮':>{width}}")  # lines left out, as in the PR comment
+        mark = ">" if e.line == first.line else " "
+        lines.append(f"   {mark} {e.line:>{width}} | {e.text}")
+        prev = e.line
+    return lines

@@ -4,7 +4,7 @@ it was not, why (so "escalated: no" is never a dead end), the diagnosis, the pro
 
 from __future__ import annotations
 
-from repopilot.commands.textout import category_line, paint
+from repopilot.commands.textout import paint, verdict_lines
 from repopilot.records import INFRA_CATEGORIES, EscalateMode
 from repopilot.run_records import TriageResult
 
@@ -38,25 +38,7 @@ def render_text(
     llm_configured: bool = False,
 ) -> str:
     v = r.verdict
-    lines = [paint(v.source, "bold", colour), f"  category:   {category_line(v, colour)}"]
-    if v.pattern_id:
-        lines.append(f"  pattern:    {v.pattern_id}")
-    lines.append(f"  title:      {v.title}")
-    if v.step:
-        lines.append(f"  step:       {v.step}")
-    if v.evidence:
-        first = v.evidence[0]
-        lines.append(f"  evidence:   line {first.line}: {first.text}")
-        shown = v.context or v.evidence
-        width = len(str(max(e.line for e in shown)))
-        lines.append("  context:")
-        prev = None
-        for e in shown:
-            if prev is not None and e.line > prev + 1:
-                lines.append(f"     {'⋮':>{width}}")  # lines left out, as in the PR comment
-            mark = ">" if e.line == first.line else " "
-            lines.append(f"   {mark} {e.line:>{width}} | {e.text}")
-            prev = e.line
+    lines = verdict_lines(v, colour, paint(v.source, "bold", colour), gaps=True)
     if r.origin:
         lines.append(f"  origin:     {r.origin.origin} ({r.origin.reason})")
     if r.escalated:
