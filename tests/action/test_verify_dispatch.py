@@ -6,18 +6,13 @@ trigger, or with an App token, the reply says exactly what happens instead."""
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 
-from repopilot.action.result_file import JobResult, RunResult
 from repopilot.action.result_file import save as save_result
 from repopilot.comment.marker import parse_marker
-from repopilot.records import Evidence, Verdict
-from repopilot.run_records import Proposal, TriageResult
+from tests.action.test_verify_reporting import proposed
 from tests.loopback.github_action import (
     BASE_FILES,
-    FIX,
     REPO,
     Facts,
     comment_event,
@@ -43,36 +38,6 @@ def world(state: State, workflow: str) -> Facts:
     state.refs[REPO]["main"] = main
     state.workflow_paths[WORKFLOW_ID] = WORKFLOW
     return facts
-
-
-def proposed(facts: Facts) -> RunResult:
-    prop = Proposal(
-        id="fix-calc-add",
-        diff=FIX,
-        sha256=hashlib.sha256(FIX.encode()).hexdigest(),
-        files=("src/calc.py",),
-        diagnosis="`add` subtracts.",
-        confidence=0.8,
-    )
-    verdict = Verdict(
-        source="job-101.log",
-        category="test_failure",
-        confidence=0.9,
-        decided_by="llm",
-        title="pytest: tests/test_calc.py::test_add failed",
-        evidence=(Evidence(line=18, text="E       assert 3 == 4"),),
-    )
-    job = JobResult(
-        id=101,
-        name="test (3.12)",
-        conclusion="failure",
-        html_url=f"https://github.com/{REPO}/actions/runs/555/job/101",
-        step_number=3,
-        result=TriageResult(verdict=verdict, diagnosis="`add` subtracts.", proposal=prop),
-    )
-    return RunResult(
-        repository=REPO, run_id=555, run_attempt=1, head_sha=facts.head_sha, jobs=[job]
-    )
 
 
 def post_then_apply(tmp_path, server, facts):
