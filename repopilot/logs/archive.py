@@ -12,7 +12,10 @@ import re
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, BinaryIO
+from typing import IO, TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 _NUM = re.compile(r"^(\d+)_(.*)\.txt$")
 
@@ -28,17 +31,26 @@ class ZipLimits:
 class _Capped(io.RawIOBase):
     """Counts decompressed bytes as they are read and stops a zip bomb with one line."""
 
-    def __init__(self, inner: IO[bytes], compressed: int, where: str, limits: ZipLimits, err):
+    def __init__(
+        self,
+        inner: IO[bytes],
+        compressed: int,
+        where: str,
+        limits: ZipLimits,
+        err: Callable[[str], Exception],
+    ) -> None:
         self._inner, self._compressed, self._where = inner, max(compressed, 1), where
         self._limits, self._err, self._seen = limits, err, 0
 
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buf) -> int:  # type: ignore[override]
-        data = self._inner.read(len(buf))
-        n = len(data)
-        buf[:n] = data
+    def readinto(self, buf: WriteableBuffer) -> int:
+        # the caller's buffer as bytes (BufferedReader passes a memoryview; typing says Buffer)
+        with memoryview(buf) as view:
+            data = self._inner.read(len(view))
+            n = len(data)
+            view[:n] = data
         self._seen += n
         lim = self._limits
         if self._seen > lim.max_total_bytes:
@@ -54,27 +66,29 @@ class _Capped(io.RawIOBase):
         super().close()
 
 
-def _member_opener(path: str, names: list[str], where: str, limits: ZipLimits, err):
+def _member_opener(
+    path: str, names: list[str], where: str, limits: ZipLimits, err: Callable[[str], Exception]
+) -> Callable[[], BinaryIO]:
     def opener() -> BinaryIO:
         zf = zipfile.ZipFile(path)
-        streams = []
+        streams: list[_Capped] = []
         for name in names:
             info = zf.getinfo(name)
             src = f"{where}!{name}"
             streams.append(_Capped(zf.open(info), info.compress_size, src, limits, err))
-        return io.BufferedReader(_Concat(streams, zf), 1 << 20)  # type: ignore[return-value]
+        return io.BufferedReader(_Concat(streams, zf), 1 << 20)
 
     return opener
 
 
 class _Concat(io.RawIOBase):
-    def __init__(self, streams: list, zf: zipfile.ZipFile):
+    def __init__(self, streams: list[_Capped], zf: zipfile.ZipFile) -> None:
         self._streams, self._zf = streams, zf
 
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buf) -> int:  # type: ignore[override]
+    def readinto(self, buf: WriteableBuffer) -> int:
         while self._streams:
             n = self._streams[0].readinto(buf)
             if n:
