@@ -5,6 +5,9 @@ exact key-line hit, share decided by patterns alone, false positives on the pass
 DIR/negatives/, a per-ecosystem breakdown and the list of misses.
 `logchunks DIR CHUNKS.csv`: precision@1 (the first evidence line inside the labelled chunk) and
 the share of logs with any evidence line inside it. `--check` exits 1 when a target is missed.
+Both: per repository and per shape (log format / cause line: commands/eval_tables.py).
+`gha ... --base-logs PAIRS.csv`: the paired failed logs without and with their passing log as the
+base log (engine/measure/pairs.py).
 """
 
 from __future__ import annotations
@@ -14,14 +17,23 @@ import json
 from pathlib import Path
 from typing import Any
 
+from repopilot.commands.eval_tables import (
+    pairs_summary,
+    per_repository,
+    per_shape,
+    render_pairs,
+    shape_tables,
+    table,
+)
 from repopilot.engine.measure.evaluate import (
     Outcome,
     Rate,
     Report,
-    default_classifier,
+    default_engine,
     evaluate_gha,
     evaluate_logchunks,
 )
+from repopilot.engine.measure.pairs import PairsReport, evaluate_pairs, pair_cases, with_base_logs
 from repopilot.errors import EvalError, PatternError, UsageError
 from repopilot.settings import Settings
 
@@ -61,6 +73,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             help="list at most N misses (default 200)",
         )
         p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+        if name == "gha":
+            p.add_argument(
+                "--base-logs",
+                type=Path,
+                metavar="PAIRS.csv",
+                default=None,
+                help="also score the failed logs PAIRS.csv pairs (columns failed_id, passing_id) "
+                "without and with the passing log (DIR/negatives/<passing_id>.log) as the base log",
+            )
         p.add_argument(
             "--learn",
             action="store_true",
@@ -79,14 +100,21 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         engine = settings.engine
         chosen = args.patterns or (Path(engine.patterns) if engine.patterns else None)
-        classify = default_classifier(chosen, engine.scan_engine, engine.cache_dir)
+        classifier = default_engine(chosen, engine.scan_engine, engine.cache_dir)
+        classify = classifier.classify_path
+        pairs: PairsReport | None = None
         if args.corpus == "gha":
             report = evaluate_gha(classify, args.dir, args.labels)
+            if args.base_logs is not None:
+                cases = pair_cases(args.dir, args.labels, args.base_logs)
+                pairs = evaluate_pairs(with_base_logs(classifier), cases)
         else:
             report = evaluate_logchunks(classify, args.dir, args.labels)
     except (EvalError, PatternError) as exc:
         raise UsageError(str(exc)) from None
     data = summary(report)
+    if pairs is not None:
+        data["base_logs"] = pairs_summary(pairs)
     if args.format == "json":
         data["misses"] = [_miss(o) for o in misses(report)]
         data["confusion"] = confusion(report)
@@ -94,6 +122,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(data, indent=2))
     else:
         print(render(report, data, args.misses))
+        if pairs is not None:
+            print("\n".join(render_pairs(pairs, data["base_logs"])))
     return 1 if args.check and not all(t["met"] for t in data["targets"]) else 0
 
 
@@ -144,35 +174,11 @@ def summary(report: Report) -> dict[str, Any]:
     out["skipped"] = list(report.skipped)
     out["per_ecosystem"] = {k: {m: round(x, 4) for m, x in v.items()} for k, v in per.items()}
     out["per_repository"] = per_repository(report)
+    out["per_shape"] = per_shape(report)
     out["targets"] = [
         {"metric": m, "op": op, "target": t, "met": (out[m] >= t) if op == ">=" else (out[m] <= t)}
         for m, op, t in targets
     ]
-    return out
-
-
-def per_repository(report: Report) -> dict[str, dict[str, Any]]:
-    """Each project's figures: a fix that helps one project only shows up here."""
-    out: dict[str, dict[str, Any]] = {}
-    for repo, rows in report.repositories().items():
-        if report.corpus == "gha":
-            out[repo] = {
-                "logs": len(rows),
-                "accuracy": round(report.rate("category_ok", rows).value, 4),
-                "key_line": round(report.rate("key_ok", rows).value, 4),
-                "key_line_contract": round(report.rate("key_ok_contract", rows).value, 4),
-                "decided": round(report.decided(rows).value, 4),
-            }
-        else:
-            out[repo] = {
-                "logs": len(rows),
-                "precision_at_1": round(report.rate("first_inside", rows).value, 4),
-                "any_inside": round(report.rate("any_inside", rows).value, 4),
-            }
-    for repo, rows in report.repositories(negatives=True).items():
-        row = out.setdefault(repo, {"logs": 0})
-        row["passing_logs"] = len(rows)
-        row["false_positives"] = sum(1 for o in rows if o.got != "no_failure")
     return out
 
 
@@ -205,18 +211,6 @@ def _miss(o: Outcome) -> dict[str, Any]:
         "chunk": list(o.span) if o.span else None,
         "error": o.error,
     }
-
-
-def _repo_table(report: Report, data: dict[str, Any], cols: tuple[str, ...]) -> list[str]:
-    lines = ["per repository:"]
-    width = max([len(r) for r in data["per_repository"]] + [10])
-    head = f"  {'repository':<{width}} {'logs':>5} " + " ".join(f"{c:>15}" for c in cols)
-    lines.append(head + ("  passing/FP" if report.corpus == "gha" else ""))
-    for repo, v in data["per_repository"].items():
-        cells = " ".join(f"{_pct(v[c]):>15}" if c in v else f"{'-':>15}" for c in cols)
-        tail = f"  {v['passing_logs']}/{v['false_positives']}" if "passing_logs" in v else ""
-        lines.append(f"  {repo:<{width}} {v['logs']:>5} {cells}{tail}")
-    return lines
 
 
 def _pct(x: float) -> str:
@@ -258,7 +252,8 @@ def render(report: Report, data: dict[str, Any], limit: int) -> str:
     lines.append(f"  {'ecosystem':<14} {'logs':>5} " + " ".join(f"{c:>15}" for c in cols))
     for fam, v in data["per_ecosystem"].items():
         lines.append(f"  {fam:<14} {v['logs']:>5} " + " ".join(f"{_pct(v[c]):>15}" for c in cols))
-    lines += _repo_table(report, data, cols)
+    lines += table("per repository", "repository", data["per_repository"], cols)
+    lines += shape_tables(report, data["per_shape"])
     missed = misses(report)
     fps = [o for o in report.negatives if o.got != "no_failure"]
     if report.corpus == "gha":

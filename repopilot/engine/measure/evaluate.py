@@ -7,36 +7,28 @@ failure. Outcomes are typed records; the command module renders them as text or 
 
 from __future__ import annotations
 
-import csv
 import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING
 
 from repopilot.engine.measure.corpus_repo import project_of
+from repopilot.engine.measure.labels import GhaCase, gha_cases, line_number, read_rows
+from repopilot.engine.measure.shapes import cause_of, log_format
 from repopilot.errors import EvalError
-from repopilot.records import TAXONOMY, Category, DecidedBy, Verdict
+from repopilot.records import DecidedBy, Verdict
 from repopilot.settings import ScanEngine
+
+if TYPE_CHECKING:
+    from repopilot.engine.classify import Classifier
 
 Classify = Callable[[Path], list[Verdict]]
 
-GHA_COLUMNS = ("id", "ecosystem", "category", "key_line_no")
 CHUNK_COLUMNS = ("log", "chunk_start_line", "chunk_end_line")
 # ecosystem labels look like `java-maven(kotlin)`, `python-pytest (nox)`, `ts-jest`: group by family
 _FAMILY = {"ts": "node", "js": "node", "javascript": "node", "typescript": "node"}
-
-
-@dataclass(frozen=True, slots=True)
-class GhaCase:
-    id: str
-    path: Path
-    ecosystem: str
-    category: Category
-    accepted: frozenset[str]
-    key_line: int | None
-    repo: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +49,8 @@ class Outcome:
     error: str | None = None
     repository: str = "?"  # the project that ran the job (engine/measure/corpus_repo.py)
     assertion_first: bool = False  # evidence[0] is a test's message, evidence[1] the test's line
+    log_format: str = "?"  # the shape (engine/measure/shapes.py): how the reader reads the log
+    cause: str = "?"  # and which kind of line the verdict gives as the cause
 
     @property
     def category_ok(self) -> bool:
@@ -130,9 +124,15 @@ class Report:
         return dict(sorted(out.items()))
 
     def repositories(self, negatives: bool = False) -> dict[str, list[Outcome]]:
+        return self.grouped(lambda o: o.repository, negatives)
+
+    def grouped(
+        self, key: Callable[[Outcome], str], negatives: bool = False
+    ) -> dict[str, list[Outcome]]:
+        """The outcomes (or the passing logs') by `key`, sorted."""
         out: dict[str, list[Outcome]] = {}
         for o in self.negatives if negatives else self.outcomes:
-            out.setdefault(o.repository, []).append(o)
+            out.setdefault(key(o), []).append(o)
         return dict(sorted(out.items()))
 
 
@@ -144,56 +144,6 @@ def family(ecosystem: str) -> str:
 
 def _inside(n: int, span: tuple[int, int]) -> bool:
     return span[0] <= n <= span[1]
-
-
-def _rows(path: Path, required: tuple[str, ...]) -> list[dict[str, str]]:
-    csv.field_size_limit(1 << 30)  # LogChunks keeps whole chunks in one field
-    try:
-        with path.open(newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh)
-            missing = [c for c in required if c not in (reader.fieldnames or ())]
-            if missing:
-                raise EvalError(f"{path}: missing column(s) {', '.join(missing)}")
-            return list(reader)
-    except OSError as exc:
-        raise EvalError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except (csv.Error, UnicodeDecodeError) as exc:
-        raise EvalError(f"{path}: not a readable CSV: {exc}") from None
-
-
-def _int(value: str, where: str) -> int | None:
-    value = (value or "").strip()
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise EvalError(f"{where}: not a line number: {value!r}") from None
-
-
-def gha_cases(directory: Path, labels: Path) -> list[GhaCase]:
-    cases = []
-    for i, row in enumerate(_rows(labels, GHA_COLUMNS), start=2):
-        where = f"{labels}:{i}"
-        category = row["category"].strip()
-        if category not in TAXONOMY:
-            raise EvalError(f"{where}: category {category!r} is not in the taxonomy")
-        accepted = {category}
-        if (row.get("ambiguous") or "").strip().lower() in ("yes", "true", "1", "y"):
-            if (row.get("secondary") or "").strip():
-                accepted.add(row["secondary"].strip())
-        cases.append(
-            GhaCase(
-                id=row["id"].strip(),
-                path=directory / "logs" / f"{row['id'].strip()}.log",
-                ecosystem=row["ecosystem"].strip(),
-                category=cast(Category, category),
-                accepted=frozenset(accepted),
-                key_line=_int(row["key_line_no"], where),
-                repo=(row.get("repo") or "").strip(),
-            )
-        )
-    return cases
 
 
 def _verdict(classify: Classify, path: Path) -> tuple[Verdict | None, str | None]:
@@ -222,6 +172,8 @@ def _outcome(
     v, err = _verdict(classify, path)
     return Outcome(
         repository=project_of(path, repo),
+        log_format=log_format(path, v.source) if v else "unreadable",
+        cause=cause_of(v),
         assertion_first=bool(v and v.assertion_first),
         id=ident,
         family=fam,
@@ -247,22 +199,10 @@ def evaluate_gha(classify: Classify, directory: Path, labels: Path) -> Report:
         raise EvalError(f"{directory}/logs: none of the {len(cases)} labelled logs is there")
     report = Report("gha")
     start = time.perf_counter()
-    for c in cases:
-        report.outcomes.append(
-            _outcome(
-                classify,
-                c.path,
-                c.id,
-                family(c.ecosystem),
-                c.category,
-                c.accepted,
-                c.repo,
-                key_line=c.key_line,
-            )
-        )
+    report.outcomes.extend(case_outcome(classify, c) for c in cases)
     negatives = directory / "negatives.csv"
     if negatives.is_file():
-        for row in _rows(negatives, ("id",)):
+        for row in read_rows(negatives, ("id",)):
             ident = row["id"].strip()
             path = directory / "negatives" / f"{ident}.log"
             repo = (row.get("repo") or "").strip()
@@ -273,17 +213,28 @@ def evaluate_gha(classify: Classify, directory: Path, labels: Path) -> Report:
     return report
 
 
+def case_outcome(classify: Classify, c: GhaCase) -> Outcome:
+    """One labelled log classified and compared with its label."""
+    fam = family(c.ecosystem)
+    return _outcome(
+        classify, c.path, c.id, fam, c.category, c.accepted, c.repo, key_line=c.key_line
+    )
+
+
 def evaluate_logchunks(classify: Classify, directory: Path, chunks: Path) -> Report:
     """Classify every LogChunks log and compare its evidence lines with the labelled chunk."""
     base = directory / "logs" if (directory / "logs").is_dir() else directory
     report = Report("logchunks")
     start = time.perf_counter()
-    rows = _rows(chunks, CHUNK_COLUMNS)
-    if len(rows) > 1 and not any((base / r["log"]).is_file() for r in rows):
-        raise EvalError(f"{base}: none of the {len(rows)} logs in {chunks} is there")
-    for i, row in enumerate(rows, start=2):
+    table = read_rows(chunks, CHUNK_COLUMNS)
+    if len(table) > 1 and not any((base / r["log"]).is_file() for r in table):
+        raise EvalError(f"{base}: none of the {len(table)} logs in {chunks} is there")
+    for i, row in enumerate(table, start=2):
         where = f"{chunks}:{i}"
-        lo, hi = _int(row["chunk_start_line"], where), _int(row["chunk_end_line"], where)
+        lo, hi = (
+            line_number(row["chunk_start_line"], where),
+            line_number(row["chunk_end_line"], where),
+        )
         if lo is None or hi is None:  # a few LogChunks rows have a chunk text but no span
             report.skipped.append(f"{where}: {row['log']}: no chunk_start_line/chunk_end_line")
             continue
@@ -301,8 +252,14 @@ def default_classifier(
 ) -> Classify:
     """The real engine over a pattern library (imported lazily: eval is its only user here);
     `scan` and `cache_dir` as the settings say (REPOPILOT_SCAN_ENGINE, the cache directory)."""
+    return default_engine(patterns, scan, cache_dir).classify_path
+
+
+def default_engine(
+    patterns: Path | None, scan: ScanEngine | None = None, cache_dir: Path | None = None
+) -> Classifier:
+    """The Classifier behind default_classifier (the pairs mode sets its base log)."""
     from repopilot.engine.classify import Classifier
     from repopilot.engine.library.loader import load_library
 
-    engine = Classifier(load_library(patterns, cache_dir), engine=scan, cache_dir=cache_dir)
-    return engine.classify_path
+    return Classifier(load_library(patterns, cache_dir), engine=scan, cache_dir=cache_dir)

@@ -23,7 +23,7 @@ from repopilot.engine.learn import LearnRefused, LearnRequest, learn
 from repopilot.engine.library.layers import layered
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.measure.corpus_repo import project_of
-from repopilot.engine.measure.evaluate import gha_cases
+from repopilot.engine.measure.labels import gha_cases
 from repopilot.errors import EvalError, InputError
 from repopilot.logs.reader import iter_lines, open_logs
 from repopilot.records import AssignedCategory, Verdict
