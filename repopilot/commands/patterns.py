@@ -1,14 +1,16 @@
-"""`repopilot patterns test|lint|list`: check the pattern library a maintainer edits.
+"""`repopilot patterns test|lint|list|stats`: check the pattern library a maintainer edits.
 
 `test` runs every pattern's own match/no-match examples. `lint` loads each file on its own (so one
 bad file does not hide the others), then reports duplicate ids across files, patterns without a
 prefilter literal (confirmed on every line: slow) and regexes that take more than a few
 milliseconds on adversarial 8 KiB lines (backtracking blow-ups). Both exit 1 on any problem.
+`stats` counts the patterns per category and per kind of `source:` (commands/pattern_stats.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import regex
 
+from repopilot.commands import pattern_stats
 from repopilot.commands.import_matcher import add_import_matcher, import_matcher
 from repopilot.engine.library.implied import prefilter_problems
 from repopilot.engine.library.loader import Pattern, check_examples, default_dir, load_file
@@ -46,6 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("test", "run every pattern's match and no_match examples"),
         ("lint", "duplicate ids, invalid categories, uncompilable, unprefiltered or slow regexes"),
         ("list", "one line per pattern: id, category, priority, source"),
+        (
+            "stats",
+            "patterns per category and per source kind (docs-url, repo-file owner/repo:path, "
+            "repo-url, learned, none)",
+        ),
     ):
         p = sub.add_parser(name, help=help_, description=help_)
         p.add_argument(
@@ -55,6 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             default=None,
             help="pattern directory (default: REPOPILOT_PATTERNS or the bundled one)",
         )
+        if name == "stats":
+            p.add_argument("--format", choices=("text", "json"), default="text")
         if name == "lint":
             p.add_argument(
                 "--slow-ms",
@@ -79,6 +89,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "list":
         for p in patterns:
             print(f"{p.id}\t{p.spec.category}\t{p.spec.priority}\t{p.source}")
+        for prob in problems:
+            print(str(prob), file=sys.stderr)
+        return 1 if problems else 0
+    if args.action == "stats":
+        got = pattern_stats.stats(patterns)
+        if args.format == "json":
+            print(json.dumps(got.as_json(), indent=2))
+        else:
+            print(pattern_stats.render(got))
         for prob in problems:
             print(str(prob), file=sys.stderr)
         return 1 if problems else 0
