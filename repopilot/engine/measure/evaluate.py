@@ -172,7 +172,7 @@ def _outcome(
     v, err = _verdict(classify, path)
     return Outcome(
         repository=project_of(path, repo),
-        log_format=log_format(path, v.source) if v else "unreadable",
+        log_format=log_format(path, v.source if v else None),
         cause=cause_of(v),
         assertion_first=bool(v and v.assertion_first),
         id=ident,
