@@ -114,6 +114,9 @@ class _LoopbackServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # headers and body are two writes: without TCP_NODELAY the body waits for the
+            # client's delayed ACK (40 ms on Linux loopback) on every keep-alive response
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: object) -> None:  # keep test output quiet
                 pass
