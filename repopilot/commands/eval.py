@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from repopilot.commands.eval_tables import (
+    PAIRS_HELP,
+    SHAPES_HELP,
     pairs_summary,
     per_repository,
     per_shape,
@@ -54,7 +56,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("gha", "LABELS.csv", "GitHub Actions logs: DIR/logs/<id>.log, DIR/negatives/"),
         ("logchunks", "CHUNKS.csv", "LogChunks: DIR/logs/<log> and the labelled chunks"),
     ):
-        p = sub.add_parser(name, help=help_, description=help_)
+        p = sub.add_parser(
+            name,
+            help=help_,
+            description=help_,
+            epilog=SHAPES_HELP + ("\n" + PAIRS_HELP if name == "gha" else ""),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         p.add_argument("dir", type=Path, metavar="DIR")
         p.add_argument("labels", type=Path, metavar=csv_name)
         p.add_argument(

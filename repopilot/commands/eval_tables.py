@@ -17,6 +17,24 @@ from repopilot.engine.measure.evaluate import Outcome, Report
 from repopilot.engine.measure.pairs import PairOutcome, PairsReport
 from repopilot.engine.measure.shapes import shape
 
+SHAPES_HELP = """\
+tables: per ecosystem, per repository (the workspace path in the log, else the row's repo
+column), and per shape = LOG FORMAT / CAUSE LINE, both read from the log and its verdict only:
+  log format  gha (runner log, timestamped lines), gh-cli (`gh run view --log` file),
+              plain (console: Travis, Jenkins, local), go-test-json (test2json events, decoded)
+  cause line  pattern (a pattern's line), pattern+assertion (a test's assertion message first,
+              the test's line second), pattern+step-prior (the category from the failing
+              step's command), fallback (no pattern: the last error-looking lines),
+              fallback+step-prior, step-end (nothing error-like: the step's last output and
+              header), llm, no-failure, error; +base-log when compared with a base log
+then the subtotals per log format and per cause line. Columns: logs, category accuracy,
+key line (evidence[0]), key line in Contract 1 order (evidence[1] after a test's assertion),
+decided by patterns; passing/FP for the passing logs."""
+PAIRS_HELP = """\
+--base-logs PAIRS.csv: each pair's failed log (DIR/logs/<failed_id>.log, labelled) scored
+without and with DIR/negatives/<passing_id>.log (else DIR/logs/) as `classify --base-log`
+would use it; both rows side by side, and the logs whose category or key line changed."""
+
 # the columns of a grouped table, per corpus: metric name -> Outcome attribute ("" = decided)
 GHA_COLUMNS: dict[str, str] = {
     "accuracy": "category_ok",
