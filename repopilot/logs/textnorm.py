@@ -1,7 +1,10 @@
 """Normalize one physical log line for display and matching (no I/O).
 
 `display` is what evidence shows: timestamp, ANSI colour codes and line-ending CR removed, the
-`##[error]` marker kept. `body` is what pattern regexes see: `display` without a leading
+`##[error]` marker kept. The timestamp is the GitHub runner's (`2026-11-30T10:00:00.1234567Z `) or
+Zuul's job-output.txt prefix (`2026-11-30 10:00:00.123456 | `, and the `<host> | ` column Zuul's
+zuul_stream callback puts before a command's output), so patterns anchored at the line start match
+in both. `body` is what pattern regexes see: `display` without a leading
 `##[error]`/`##[warning]`/`##[notice]`/`##[debug]` marker.
 """
 
@@ -11,7 +14,14 @@ import re
 
 MAX_LINE = 8192  # bytes of a line that are matched; the rest is ignored
 
-_TS = re.compile(r"^\ufeff?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
+_TS = re.compile(
+    r"^\ufeff?\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z ?"
+    # Zuul (zuul/ansible/base/callback/zuul_stream.py): `{datetime.now()} | {msg}`, where msg is
+    # `{host} | {line}` for a command's output. str(datetime) drops `.ffffff` when it is zero. A
+    # host column is an inventory name (no spaces); TBPL's all-capital `TEST-UNEXPECTED-FAIL | `
+    # and the like are not taken for one.
+    r"| \d\d:\d\d:\d\d(?:\.\d+)? \|(?: |$)(?:(?=[\w.-]*[a-z0-9])[\w.-]+ \|(?: |$))?)"
+)
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
 _MARKER = re.compile(r"^##\[(?:error|warning|notice|debug)\]")
 

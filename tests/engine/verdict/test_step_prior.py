@@ -127,7 +127,8 @@ def test_a_wrapper_only_verdict_takes_the_commands_family(classifier):
 
 
 def test_a_registry_404_in_a_publish_step_is_not_a_missing_dependency(classifier):
-    (v,) = classifier.classify_path(HERE / "prior-publish-404.log")
+    # without npm's `404 Not Found - PUT <url>` line, which node.npm.publish-denied decides alone
+    (v,) = classifier.classify_path(HERE / "prior-publish-404-noput.log")
     assert v.pattern_id == "node.npm.dependency-code"
     assert v.category == "permission_secret"
     assert v.confidence <= RECAST_CONFIDENCE

@@ -1,0 +1,71 @@
+"""Zuul's job-output.txt prefix (issue 20): zuul_stream writes `{datetime.now()} | {msg}` and, for a
+command's output, msg is `{host} | {line}`. `display` drops both, as it drops the GitHub runner's
+timestamp, so patterns anchored at the line start match; the physical line numbers stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from repopilot.logs.reader import iter_lines, open_logs
+from repopilot.logs.textnorm import body, display
+from tests.paths import FIXTURES
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        # a command's output: time and host columns go
+        (
+            "2026-11-30 10:00:04.123456 | ubuntu-jammy | E       assert False ",
+            "E       assert False",
+        ),
+        ("2026-11-30 10:00:04.123456 | controller | FAILED t.py::test_a", "FAILED t.py::test_a"),
+        # str(datetime) has no fraction when the microseconds are zero
+        ("2026-11-30 10:00:04 | compute-1 | ok: Runtime: 0:00:01", "ok: Runtime: 0:00:01"),
+        # the executor's own lines have no host column
+        (
+            "2026-11-30 10:00:01.323456 | TASK [tox : Run tox testenv]",
+            "TASK [tox : Run tox testenv]",
+        ),
+        ("2026-11-30 10:00:06.2 | PLAY RECAP", "PLAY RECAP"),
+        ("2026-11-30 10:00:06.2 | ", ""),
+        # an all-capital TBPL marker is not a host name
+        (
+            "2026-11-30 10:00:06.2 | TEST-UNEXPECTED-FAIL | a.html | got 1",
+            "TEST-UNEXPECTED-FAIL | a.html | got 1",
+        ),
+        # only one host column is taken
+        ("2026-11-30 10:00:06.2 | web1 | a | b", "a | b"),
+    ],
+)
+def test_zuul_prefix_is_dropped(raw: str, shown: str) -> None:
+    assert display(raw) == shown
+    assert display(raw.encode()) == shown
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "2026-11-30 10:00:01,123 INFO demo.api: started",  # a logging line, not Zuul's prefix
+        "2026-11-30 10:00:01.123 ERROR something | else",  # no ` | ` right after the time
+        "2026-11-30 | host | x",  # a date alone
+    ],
+)
+def test_other_dated_lines_are_kept(raw: str) -> None:
+    assert display(raw) == raw
+
+
+def test_github_timestamp_unchanged() -> None:
+    assert display("2026-11-30T10:00:00.1234567Z ##[error]boom") == "##[error]boom"
+    assert body(display("2026-11-30T10:00:00.1234567Z ##[error]boom")) == "boom"
+
+
+def test_zuul_log_keeps_physical_line_numbers() -> None:
+    (job,) = open_logs(str(FIXTURES / "formats20" / "zuul-pytest.log"))
+    lines = list(iter_lines(job))
+    by_number = {ln.number: ln.text for ln in lines}
+    assert by_number[15] == "E       AssertionError: assert 5 == 10"
+    assert by_number[19].startswith("FAILED demo/tests/test_api.py::test_quota")
+    assert by_number[3] == "PLAY [all]"
