@@ -25,6 +25,10 @@ from repopilot.engine.library.loader import Pattern
 from repopilot.engine.match.re2_translate import WEIRD_BYTES
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
+    import hyperscan  # (no stubs: its names are Any to mypy)
+
     from repopilot.engine.match.routes import Route
 
 _TAIL = r"[^\n]*\n"
@@ -47,7 +51,12 @@ class _Spec:
 
 
 def _spec(
-    hs, patterns: list[Pattern], routes: list[Route], signals, generic, unsafe: set[int]
+    hs: ModuleType,
+    patterns: list[Pattern],
+    routes: list[Route],
+    signals: tuple[str, ...],
+    generic: tuple[str, ...],
+    unsafe: set[int],
 ) -> _Spec:
     exprs: list[str] = []
     flags: list[int] = []
@@ -92,7 +101,9 @@ def _spec(
 
 
 class HSFinder:
-    def __init__(self, hs, db, spec: _Spec, unsafe: set[int]):
+    def __init__(
+        self, hs: ModuleType, db: hyperscan.Database, spec: _Spec, unsafe: set[int]
+    ) -> None:
         self._hs, self._db, self._spec = hs, db, spec
         self.signalled: set[int] = set()  # (of the last `find`)
         self.unsafe = unsafe  # patterns selected by their prefilter (see _missed)
@@ -109,7 +120,7 @@ class HSFinder:
         g0 = self._spec.generic0
         weird = self._spec.weird
 
-        def on_match(id_: int, _from: int, to: int, _flags: int, _ctx) -> None:
+        def on_match(id_: int, _from: int, to: int, _flags: int, _ctx: object) -> None:
             if g0 <= id_ < weird:
                 gen.append(to)
             else:
@@ -143,7 +154,13 @@ class HSFinder:
         return lines, gens
 
 
-def _missed(hs, db, spec: _Spec, patterns: list[Pattern], probed: dict) -> set[int]:
+def _missed(
+    hs: ModuleType,
+    db: hyperscan.Database,
+    spec: _Spec,
+    patterns: list[Pattern],
+    probed: dict[bytes, list[bytes]],
+) -> set[int]:
     """Patterns the database does not report on their own match examples, or on the probes
     of their expressions (engine/match/hyperscan_probe.py), at 16 offsets each.
 
@@ -179,7 +196,7 @@ def _missed(hs, db, spec: _Spec, patterns: list[Pattern], probed: dict) -> set[i
         ends[at] = n
     got: set[tuple[int, int]] = set()
 
-    def on_match(id_: int, _from: int, to: int, _flags: int, _ctx) -> None:
+    def on_match(id_: int, _from: int, to: int, _flags: int, _ctx: object) -> None:
         if id_ < len(spec.owner) and spec.owner[id_] >= 0 and to in ends:
             got.add((spec.owner[id_], ends[to]))
 
@@ -187,13 +204,13 @@ def _missed(hs, db, spec: _Spec, patterns: list[Pattern], probed: dict) -> set[i
     return {i for n, (i, _) in enumerate(lines) if (i, n) not in got}
 
 
-def _compile(hs, spec: _Spec):
+def _compile(hs: ModuleType, spec: _Spec) -> hyperscan.Database:
     db = hs.Database(mode=hs.HS_MODE_BLOCK)
     db.compile(expressions=spec.exprs, ids=list(range(len(spec.exprs))), flags=spec.flags)
     return db
 
 
-def _database(hs, spec: _Spec, cache_dir: Path | None):
+def _database(hs: ModuleType, spec: _Spec, cache_dir: Path | None) -> hyperscan.Database | None:
     """The compiled database for `spec`, from the cache when its seal verifies; None when
     Hyperscan rejects an expression."""
     digest = hashlib.sha256(
@@ -219,8 +236,8 @@ def _database(hs, spec: _Spec, cache_dir: Path | None):
 def build(
     patterns: list[Pattern],
     routes: list[Route],
-    signals,
-    generic,
+    signals: tuple[str, ...],
+    generic: tuple[str, ...],
     cache_dir: Path | None = None,
 ) -> HSFinder | None:
     """The Hyperscan pass for `patterns`, its database and check kept sealed in `cache_dir`;

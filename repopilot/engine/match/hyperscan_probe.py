@@ -21,6 +21,12 @@ from __future__ import annotations
 import re
 import re._constants as C  # noqa: N812
 import re._parser as sre
+from collections.abc import Iterable
+from typing import Any, TypeAlias
+
+# A node of `re._parser`'s tree, which has no stubs: an opcode (an int constant of
+# `re._constants`) and its argument, whose shape the opcode decides (`av` below).
+_Node: TypeAlias = tuple[int, Any]
 
 PER_EXPR = 8  # probes kept per expression (the first alternatives of its branches)
 _DIGIT = set(range(48, 58))
@@ -37,7 +43,7 @@ _CATS = {
 _PREFERENCE = [*range(97, 123), *range(48, 58), *range(65, 91), *range(33, 127), 32, *range(256)]
 
 
-def _members(op, av) -> set[int] | None:
+def _members(op: int, av: Any) -> set[int] | None:
     """The bytes one character-sized node matches, or None for any other node."""
     if op is C.LITERAL:
         return {av}
@@ -66,7 +72,7 @@ def _one(members: set[int]) -> bytes | None:
     return None
 
 
-def _seq(items, extra: int) -> list[bytes]:
+def _seq(items: Iterable[_Node], extra: int) -> list[bytes]:
     """Up to PER_EXPR strings the sequence matches; repeats at their minimum count + extra."""
     outs = [b""]
     for op, av in items:

@@ -18,10 +18,15 @@ import re
 import re._constants as C  # noqa: N812
 import re._parser as sre
 import warnings
+from collections.abc import Iterable
+from typing import Any, TypeAlias
 
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.match.re2_translate import Untranslatable, translate
 
+# A node of `re._parser`'s tree, which has no stubs: an opcode (an int constant of
+# `re._constants`) and its argument, whose shape the opcode decides (`av` below).
+_Node: TypeAlias = tuple[int, Any]
 _SPACE_CATEGORIES = (C.CATEGORY_SPACE, C.CATEGORY_NOT_DIGIT, C.CATEGORY_NOT_WORD)
 
 
@@ -39,7 +44,7 @@ def needle_selector(p: Pattern) -> str | None:
         return None
 
 
-def _parsed(expr: str) -> list | None:
+def _parsed(expr: str) -> list[_Node] | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # (`[[:alpha:]]`: a nested-set warning to `re`)
@@ -62,7 +67,7 @@ def _negates_space(expr: str) -> bool:
     return items is None or _walk_negated_space(items)
 
 
-def _walk_negated_space(items) -> bool:
+def _walk_negated_space(items: Iterable[_Node]) -> bool:
     for op, av in items:
         if op is C.IN:
             spaced = any(o is C.CATEGORY and a in _NEGATED for o, a in av)
@@ -76,7 +81,7 @@ def _walk_negated_space(items) -> bool:
 _NEGATED = (C.CATEGORY_SPACE, C.CATEGORY_NOT_SPACE)
 
 
-def _subs(op, av) -> list[list]:
+def _subs(op: int, av: Any) -> list[list[_Node]]:
     """The sequences a node holds: a repeat's, a group's, a lookaround's, each alternative."""
     if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
         return [list(av[2])]
@@ -91,7 +96,7 @@ def _subs(op, av) -> list[list]:
     return []
 
 
-def _seq(items: list) -> bool:
+def _seq(items: list[_Node]) -> bool:
     for op, av in items:
         if op is C.AT:
             continue  # `^`, `\b`: zero-width, the next item is the first character
@@ -99,7 +104,7 @@ def _seq(items: list) -> bool:
     return False
 
 
-def _item(op, av) -> bool:
+def _item(op: int, av: Any) -> bool:
     if op is C.LITERAL or op in (C.ASSERT, C.ASSERT_NOT):
         return False  # (a lookaround consumes nothing: the line starts after it)
     if op is C.NOT_LITERAL or op is C.ANY:
@@ -109,7 +114,7 @@ def _item(op, av) -> bool:
     return any(_seq(sub) for sub in _subs(op, av))
 
 
-def _class_has_space(items: list) -> bool:
+def _class_has_space(items: list[_Node]) -> bool:
     negate = bool(items) and items[0][0] is C.NEGATE
     has = False
     for op, av in items:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 import re2
 import regex
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from repopilot.engine.match.routes import Route
 
 MAX_TEXT = 8192  # characters (a matchable text is at most MAX_LINE bytes anyway)
+# google-re2's compiled matcher beneath its Python wrapper (the package ships no stubs)
+_Matcher: TypeAlias = "re2._re2.RE2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,22 +46,27 @@ NOTHING = Decided(frozenset(), False)
 
 class LineSet:
     def __init__(
-        self, patterns: list[Pattern], routes: list[Route], skip: set[int], generic: tuple
-    ):
+        self,
+        patterns: list[Pattern],
+        routes: list[Route],
+        skip: set[int],
+        generic: tuple[str, ...],
+    ) -> None:
         """`skip`: patterns left to the needle set and `regex` (no RE2 form, or prefiltered)."""
         self._patterns = patterns
         self._routes = routes
-        self._compiled: dict[int, tuple] = {}  # pattern -> (its forms, its needles), on demand
+        # pattern -> (its forms, its needles), on demand
+        self._compiled: dict[int, tuple[tuple[_Matcher, ...], tuple[_Matcher, ...]]] = {}
         self.covered = {i for i, r in enumerate(routes) if r.forms is not None and i not in skip}
         self.exact = {i for i in self.covered if routes[i].exact}
         self.generic = tuple(g.lower() for g in generic)
         self._anchor = re2._re2.RE2.Anchor.UNANCHORED  # noqa: SLF001  (the matcher itself)
 
-    def _forms(self, i: int) -> tuple:
+    def _forms(self, i: int) -> tuple[tuple[_Matcher, ...], tuple[_Matcher, ...]]:
         got = self._compiled.get(i)
         if got is None:
             forms = tuple(_low(f.line) for f in self._routes[i].forms or ())
-            needles: tuple = ()
+            needles: tuple[_Matcher, ...] = ()
             if i not in self.exact:
                 p = self._patterns[i]
                 exprs = [re2.escape(lit) for lit in p.literals] or (
@@ -131,7 +138,7 @@ def _inert(c: str) -> bool:
 _WORDISH = regex.compile(r"[\w\d\s]", regex.V0)
 
 
-def _low(expr: str):
+def _low(expr: str) -> _Matcher:
     """The compiled matcher under google-re2's Python wrapper (its `Match` is ~1.5 us)."""
     opts = re2.Options()
     opts.max_mem = 8 << 20

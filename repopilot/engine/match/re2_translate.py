@@ -25,7 +25,13 @@ import re._constants as C  # noqa: N812
 import re._parser as sre
 import unicodedata
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+# A node of `re._parser`'s tree, which has no stubs: an opcode (an int constant of
+# `re._constants`) and its argument, whose shape the opcode decides (`av` below).
+_Node: TypeAlias = tuple[int, Any]
 
 RE2_MAX_REPEAT = 1000
 RAW_COUNTED = 16  # (raw forms) a counted run of one class up to this stays counted
@@ -112,10 +118,10 @@ class _Writer:
         self.exact = True
         self.icase = ignore_case  # (raw mode) whether the current part ignores case
 
-    def seq(self, items, mode: str) -> str:
+    def seq(self, items: Iterable[_Node], mode: str) -> str:
         return "".join(self.node(op, av, mode) for op, av in items)
 
-    def node(self, op, av, mode: str) -> str:  # noqa: PLR0911, PLR0912  (one case per opcode)
+    def node(self, op: int, av: Any, mode: str) -> str:  # noqa: PLR0911, PLR0912  (one case per opcode)
         if mode == "raw" and op in (C.NOT_LITERAL, C.ANY, C.IN, C.LITERAL):
             return self.raw_atom(op, av)
         if op is C.LITERAL:
@@ -169,7 +175,7 @@ class _Writer:
             raise Untranslatable("a backreference or conditional group (RE2 has neither)")
         raise Untranslatable(f"the construct {op} (RE2 has no equivalent)")
 
-    def repeat(self, av, mode: str, lazy: bool) -> str:
+    def repeat(self, av: Any, mode: str, lazy: bool) -> str:
         lo, hi, sub = av
         if lo > RE2_MAX_REPEAT:
             raise Untranslatable(f"a repeat of at least {lo} (RE2 allows up to 1000)")
@@ -200,7 +206,7 @@ class _Writer:
                     return f"[{members}{_HIGH}]" + q  # (high bytes always: see raw_atom)
         return f"(?:{self.seq(sub, mode)})" + q
 
-    def raw_atom(self, op, av) -> str:
+    def raw_atom(self, op: int, av: Any) -> str:
         """One character of the pattern, as raw bytes (see the module docstring)."""
         if op is C.LITERAL:
             return _raw_char(av, self.icase)
@@ -213,7 +219,7 @@ class _Writer:
             return f"[{members}{_HIGH}]"
         return _wide(f"[{members}]" if members else "")
 
-    def raw_class(self, op, av) -> tuple[bool, str, bool]:
+    def raw_class(self, op: int, av: Any) -> tuple[bool, str, bool]:
         """A class as (negated; its ASCII members as bracket text; whether it can match a
         non-ASCII character). A negated class never matches `\n` and always the non-ASCII."""
         if op is C.ANY:
@@ -241,7 +247,7 @@ class _Writer:
                 raise Untranslatable(f"the class item {item} (no RE2 equivalent)")
         return negate, "".join(parts), high
 
-    def charset(self, items, mode: str = "line") -> str:
+    def charset(self, items: list[_Node], mode: str = "line") -> str:
         negate = bool(items) and items[0][0] is C.NEGATE
         items = items[1:] if negate else items
         if any(op is C.CATEGORY and av is C.CATEGORY_NOT_SPACE for op, av in items):
@@ -285,7 +291,7 @@ def translate(expr: str, ignore_case: bool) -> RE2Form:
     return RE2Form(line, raw, w.exact, icase)
 
 
-def _one_leading_space(items: list) -> list:
+def _one_leading_space(items: list[_Node]) -> list[_Node]:
     """A raw form is unanchored: a run of spaces it starts with (`^  \\d+\\) `, `^ {5,6}`) makes
     Hyperscan start at every indented line of a log (one such form cost a third of the pass on
     real logs). One space of the run selects a few more lines at a fraction of the cost."""

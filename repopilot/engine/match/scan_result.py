@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 import re2
 
@@ -55,6 +55,9 @@ SIGNALS = (
     "##[endgroup]",
 )
 
+# One error-like line a step keeps: (line number, display text, anchor of its chunk).
+GenericLine: TypeAlias = tuple[int, str, tuple[int, int]]
+
 
 @dataclass(slots=True)
 class Hit:
@@ -71,8 +74,9 @@ class Hit:
 @dataclass(slots=True)
 class ScanResult:
     steps: list[tuple[int, str]] = field(default_factory=list)  # (start line, name)
-    hits: deque = field(default_factory=lambda: deque(maxlen=MAX_HITS))
-    generic: dict[int, deque] = field(default_factory=dict)  # step -> recent error-like lines
+    hits: deque[Hit] = field(default_factory=lambda: deque(maxlen=MAX_HITS))
+    # step -> recent error-like lines
+    generic: dict[int, deque[GenericLine]] = field(default_factory=dict)
     errors: list[tuple[int, int, str]] = field(default_factory=list)  # (line, step, text) ##[error]
     exit_lines: list[tuple[int, int, int]] = field(default_factory=list)  # (line, step, code)
     success_marker: bool = False
@@ -82,7 +86,7 @@ class ScanResult:
     header_until: int = 0  # a step's script echo: `##[group]Run ...` to `##[endgroup]` (capped)
 
 
-def generic_deque() -> deque:
+def generic_deque() -> deque[GenericLine]:
     """A step's recent error-like lines: (line number, display text, chunk anchor)."""
     return deque(maxlen=GENERIC_KEEP)
 

@@ -40,6 +40,8 @@ from repopilot.engine.match.scan_result import (
 from repopilot.logs.textnorm import body, display
 
 if TYPE_CHECKING:
+    from collections.abc import Set
+
     from repopilot.engine.match.re2_lines import Decided
     from repopilot.logs.reader import Chunk
 
@@ -51,7 +53,7 @@ class SetMatcher:
     needles from its Prefilter record and hands each selected line back through `LineSink.line`
     (engine/match/scan_result.py)."""
 
-    def __init__(self, prefilter: Prefilter, cache_dir: Path | None = None):
+    def __init__(self, prefilter: Prefilter, cache_dir: Path | None = None) -> None:
         from repopilot.engine.match import hyperscan_pass
 
         patterns = prefilter.patterns
@@ -140,11 +142,11 @@ class SetMatcher:
 
     def _prepare(
         self, data: bytes, found: dict[int, set[int] | None], worded: set[int]
-    ) -> dict[int, tuple]:
+    ) -> dict[int, tuple[bytes, str, str, Decided | None]]:
         """Per attention line: (raw bytes, display text, matchable text, what the line set
         decided there: None for a line it does not decide). `worded`: the starts of lines
         whose raw bytes hold an error-like word (only those can be generic lines)."""
-        out: dict[int, tuple] = {}
+        out: dict[int, tuple[bytes, str, str, Decided | None]] = {}
         decide = self.lines.decide
         for start, ids in found.items():
             end = data.find(b"\n", start)
@@ -157,7 +159,18 @@ class SetMatcher:
             out[start] = (raw, text, matchable, decided)
         return out
 
-    def _flush(self, data, generic, starts, at, steps, until, where, anchor, res):
+    def _flush(
+        self,
+        data: bytes,
+        generic: list[int],
+        starts: Set[int],
+        at: tuple[int, int],
+        steps: list[tuple[int, str]],
+        until: int,
+        where: tuple[int, int],
+        anchor: tuple[int, int],
+        res: ScanResult,
+    ) -> tuple[int, int, int, int]:
         """Generic lines starting before `until`: per step, the last GENERIC_KEEP of them."""
         gi, si = at
         line, pos = where
@@ -206,7 +219,11 @@ def _not_candidates(prefilter: Prefilter, data: bytes, odd: list[int]) -> set[in
 
 
 def _keep(
-    prefilter: Prefilter, data: bytes, group: list[tuple[int, int]], anchor, res: ScanResult
+    prefilter: Prefilter,
+    data: bytes,
+    group: list[tuple[int, int]],
+    anchor: tuple[int, int],
+    res: ScanResult,
 ) -> None:
     """The last GENERIC_KEEP lines of `group` (one step) that are generic lines, in order."""
     if not group or group[-1][1] <= res.header_until:
