@@ -31,10 +31,14 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, TypeAlias
 
 from repopilot.engine.library import prefilter
 
 _SEAL = "seal"
+# One pattern file's entry as JSON ({"file", "lines", "literals", "seal"}): the wire, whose
+# values the loader reads back and checks itself (engine/library/loader.py `_cached`).
+Entry: TypeAlias = dict[str, Any]
 PRUNE_DAYS = 30
 
 
@@ -80,7 +84,7 @@ def _secret(root: Path | None) -> bytes | None:
     return fresh
 
 
-def seal(secret: bytes, content_key: str, entry: dict) -> str:
+def seal(secret: bytes, content_key: str, entry: Entry) -> str:
     """HMAC over the pattern file's hash and the entry's canonical JSON (without its seal)."""
     body = {k: v for k, v in entry.items() if k != _SEAL}
     msg = content_key.encode() + b"\0" + json.dumps(body, sort_keys=True).encode("utf-8")
@@ -93,7 +97,7 @@ class LiteralCache:
 
     def __init__(self, scope: str = "", root: Path | None = None) -> None:
         self.path = _dir(root) / f"patterns-{_salt()}-{key(scope.encode())[:12]}.json"
-        self.entries: dict[str, dict] = {}
+        self.entries: dict[str, Entry] = {}
         self.dirty = False
         self.secret = _secret(root)
         self.trusted = False  # the whole file's seal verified: no entry needs its own check
@@ -114,20 +118,22 @@ class LiteralCache:
     def _seal_path(self) -> Path:
         return self.path.with_suffix(".seal")
 
-    def get(self, content_key: str) -> dict | None:
+    def get(self, content_key: str) -> Entry | None:
         """The entry for this file content, only when its seal (or the whole file's) verifies."""
         got = self.entries.get(content_key)
-        ok = isinstance(got, dict) and {"file", "lines", "literals", _SEAL} <= set(got)
-        if not ok or self.secret is None:
+        # (read from JSON: an entry may be of any type)
+        if not isinstance(got, dict) or not {"file", "lines", "literals", _SEAL} <= set(got):
+            return None
+        if self.secret is None:
             return None
         if self.trusted:
             return got
-        want = seal(self.secret, content_key, got)  # type: ignore[arg-type]
-        if not hmac.compare_digest(str(got[_SEAL]), want):  # type: ignore[index]
+        want = seal(self.secret, content_key, got)
+        if not hmac.compare_digest(str(got[_SEAL]), want):
             return None
         return got
 
-    def put(self, content_key: str, entry: dict) -> None:
+    def put(self, content_key: str, entry: Entry) -> None:
         if self.secret is None:
             return
         entry = json.loads(json.dumps(entry))  # sealed as it will read back (int keys -> str)

@@ -21,8 +21,8 @@ import random
 import re
 import re._constants as C  # noqa: N812
 import re._parser as sre
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeAlias
 
 from repopilot.engine.library.loader import Pattern
 from repopilot.logs.textnorm import body, display
@@ -50,7 +50,7 @@ def prefilter_problems(p: Pattern) -> list[str]:
 def prefilter_hits(p: Pattern, text: str) -> bool:
     """Whether the per-pattern path would look at `text` for `p` (as loader.check_examples)."""
     if p.needle_re:
-        import re2  # type: ignore[import-untyped]
+        import re2
 
         return re2.search("(?i)" + p.needle_re, text) is not None
     return any(lit in text.lower() for lit in p.literals)
@@ -113,13 +113,21 @@ def generated(expr: str, flags: int = 0, seed: str = "", count: int = _GENERATED
 
 
 _Classes = dict[int, list[str]]
+_Groups = dict[int, str]  # a numbered group -> the text generated for it (for backreferences)
+# A node of `re._parser`'s tree, which has no stubs: an opcode (an int constant of
+# `re._constants`) and its argument, whose shape the opcode decides (`av` below).
+_Node: TypeAlias = tuple[int, Any]
 
 
-def _walk(items: list, rng: random.Random, mode: str, groups: dict, classes: _Classes) -> str:
+def _walk(
+    items: list[_Node], rng: random.Random, mode: str, groups: _Groups, classes: _Classes
+) -> str:
     return "".join(_one(op, av, rng, mode, groups, classes) for op, av in items)
 
 
-def _one(op: Any, av: Any, rng: random.Random, mode: str, groups: dict, classes: _Classes) -> str:
+def _one(
+    op: int, av: Any, rng: random.Random, mode: str, groups: _Groups, classes: _Classes
+) -> str:
     if op is C.LITERAL:
         return chr(av)
     if op is C.NOT_LITERAL:
@@ -157,7 +165,7 @@ def _pick(chars: list[str], rng: random.Random, mode: str) -> str:
     return chars[0] if mode == "low" else chars[-1] if mode == "high" else rng.choice(chars)
 
 
-_CATEGORY = {
+_CATEGORY: dict[int, Callable[[str], bool]] = {
     C.CATEGORY_DIGIT: lambda c: c.isdigit(),
     C.CATEGORY_NOT_DIGIT: lambda c: not c.isdigit(),
     C.CATEGORY_SPACE: lambda c: c.isspace() or c in "\x1c\x1d\x1e\x1f",
@@ -167,7 +175,7 @@ _CATEGORY = {
 }
 
 
-def _in_class(ch: str, items: list) -> bool:
+def _in_class(ch: str, items: list[_Node]) -> bool:
     negate = False
     hit = False
     for op, av in items:

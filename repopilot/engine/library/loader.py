@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 import regex
 
-from repopilot.engine.library.cache import LiteralCache
+from repopilot.engine.library.cache import Entry, LiteralCache
 from repopilot.engine.library.cache import key as cache_key
 from repopilot.engine.library.prefilter import required_literals, usable
 from repopilot.errors import PatternError
@@ -113,13 +113,14 @@ class Pattern:
     ecosystem: str
     exprs: tuple[str, ...]  # the `regex` sources; compiled on first use (most never run on a log)
     flags: int
-    step_re: Any | None
-    until_re: Any | None
+    step_re: regex.Pattern[str] | None
+    until_re: regex.Pattern[str] | None
     # A line is a candidate when it contains one of `literals` (lowercased) or, for patterns with
     # no fixed word, when `needle_re` (RE2, case-insensitive) matches it.
     literals: tuple[str, ...]
     needle_re: str | None = None
-    _regexes: list = field(default_factory=list, compare=False, repr=False)  # compiled, once
+    # compiled, once
+    _regexes: list[regex.Pattern[str]] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def id(self) -> str:
@@ -132,7 +133,7 @@ class Pattern:
         return "infra" if self.spec.category in INFRA_CATEGORIES else "code"
 
     @property
-    def regexes(self) -> list[Any]:
+    def regexes(self) -> list[regex.Pattern[str]]:
         got = self._regexes
         if not got:  # (the scan asks per candidate line: compile once, then one attribute read)
             got.extend(_compiled(e, self.flags) for e in self.exprs)
@@ -144,7 +145,7 @@ class Pattern:
 
 
 @functools.cache
-def _compiled(expr: str, flags: int) -> Any:
+def _compiled(expr: str, flags: int) -> regex.Pattern[str]:
     return regex.compile(expr, flags | regex.V0)
 
 
@@ -157,7 +158,7 @@ def default_dir() -> Path:
     return Path(sys.prefix) / "share" / "repopilot" / "patterns"
 
 
-def _compile(expr: str, where: str, pid: str, flags: int = 0) -> Any:
+def _compile(expr: str, where: str, pid: str, flags: int = 0) -> regex.Pattern[str]:
     try:
         return regex.compile(expr, flags | regex.V0)
     except regex.error as exc:
@@ -340,7 +341,7 @@ def load_library(
     return patterns
 
 
-def _cached(path: Path, hit: dict | None) -> list[Pattern] | None:
+def _cached(path: Path, hit: Entry | None) -> list[Pattern] | None:
     """The patterns from a sealed cache entry: data that passed the schema when it was written
     (the seal says so), so neither yaml nor pydantic is needed; None for a miss, or for an entry
     of another shape (written before a field changed)."""
@@ -389,7 +390,7 @@ def _prefilter_hits(p: Pattern, text: str) -> bool:
     return any(lit in text.lower() for lit in p.literals)
 
 
-def _first_match(p: Pattern, text: str) -> Any:
+def _first_match(p: Pattern, text: str) -> regex.Match[str] | None:
     for r in p.regexes:
         m = r.search(text, timeout=0.5)
         if m:

@@ -11,6 +11,11 @@ from __future__ import annotations
 import re
 import re._constants as C  # noqa: N812
 import re._parser as sre
+from typing import Any, TypeAlias
+
+# A node of `re._parser`'s tree, which has no stubs: an opcode (an int constant of
+# `re._constants`) and its argument, whose shape the opcode decides (`av` below).
+_Node: TypeAlias = tuple[int, Any]
 
 MIN_LEN = 4
 MIN_ALNUM = 3  # ' - ' or '.py' would make nearly every line a candidate
@@ -31,7 +36,7 @@ def usable(lit: str) -> bool:
     return len(lit) >= MIN_LEN and sum(c.isalnum() for c in lit) >= MIN_ALNUM
 
 
-def _seq(items: list) -> tuple[str, ...] | None:
+def _seq(items: list[_Node]) -> tuple[str, ...] | None:
     """Best required literal set for a sequence: consecutive literals, or a child's set."""
     best: tuple[str, ...] | None = None
     run: list[str] = []
@@ -53,7 +58,7 @@ def _seq(items: list) -> tuple[str, ...] | None:
     return best
 
 
-def _node(op, av) -> tuple[str, ...] | None:
+def _node(op: int, av: Any) -> tuple[str, ...] | None:
     if op is C.SUBPATTERN:
         return _seq(list(av[-1]))
     if op is C.ATOMIC_GROUP:
