@@ -27,7 +27,7 @@ from repopilot.engine.match.re2_translate import WEIRD_BYTES
 if TYPE_CHECKING:
     from types import ModuleType
 
-    import hyperscan  # (no stubs: its names are Any to mypy)
+    import hyperscan  # (it ships stubs; where it is not installed, its names are Any)
 
     from repopilot.engine.match.routes import Route
 
@@ -205,7 +205,7 @@ def _missed(
 
 
 def _compile(hs: ModuleType, spec: _Spec) -> hyperscan.Database:
-    db = hs.Database(mode=hs.HS_MODE_BLOCK)
+    db: hyperscan.Database = hs.Database(mode=hs.HS_MODE_BLOCK)
     db.compile(expressions=spec.exprs, ids=list(range(len(spec.exprs))), flags=spec.flags)
     return db
 
@@ -220,7 +220,7 @@ def _database(hs: ModuleType, spec: _Spec, cache_dir: Path | None) -> hyperscan.
     blob = cache.read_sealed(name, cache_dir)
     if blob is not None:
         try:
-            db = hs.loadb(blob, hs.HS_MODE_BLOCK)
+            db: hyperscan.Database = hs.loadb(blob, hs.HS_MODE_BLOCK)
             db.scratch = hs.Scratch(db)  # a loaded database comes without one
             return db
         except Exception:  # noqa: BLE001  (a cache is only an optimization: rebuild)
