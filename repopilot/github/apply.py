@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import base64
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
+from typing import TypeVar
 
 from github import GithubException, InputGitTreeElement
 from github.Repository import Repository
@@ -90,7 +93,10 @@ class TreeReader:
             raise ApplyRefused(f"{code_span(path)} is not UTF-8 text at the head") from exc
 
 
-def _once(write, max_wait: float):
+T = TypeVar("T")
+
+
+def _once(write: Callable[[], T], max_wait: float) -> T:
     # git objects are content-addressed, so repeating a POST whose answer was lost is harmless
     return guarded_write(write, lambda: None, max_wait=max_wait)
 
@@ -140,7 +146,7 @@ def build_commit(
         if text is None:
             elements.append(InputGitTreeElement(path, mode, "blob", sha=None))
             continue
-        blob = _once(lambda text=text: repo.create_git_blob(text, "utf-8"), max_wait)
+        blob = _once(partial(repo.create_git_blob, text, "utf-8"), max_wait)
         elements.append(InputGitTreeElement(path, mode, "blob", sha=blob.sha))
     base_tree = repo.get_git_tree(tree_sha)
     tree = _once(lambda: repo.create_git_tree(elements, base_tree), max_wait)

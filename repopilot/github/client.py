@@ -14,13 +14,18 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import requests
-from github import Auth, Github, GithubException, GithubRetry
+from github import Auth, GithubRetry
+from github import Github as Github
+from github import GithubException as GithubException
 from github.IssueComment import IssueComment as IssueComment
 from github.Repository import Repository as Repository
 from urllib3.exceptions import InvalidHeader
+
+if TYPE_CHECKING:
+    from urllib3.response import BaseHTTPResponse
 
 T = TypeVar("T")
 
@@ -45,15 +50,15 @@ class ClientConfig:
 class BoundedRetry(GithubRetry):
     """GithubRetry whose waits never exceed `max_wait` seconds, whatever Retry-After says."""
 
-    def __init__(self, max_wait: float = 60.0, **kwargs):
+    def __init__(self, max_wait: float = 60.0, **kwargs: Any) -> None:  # (urllib3 Retry's)
         self.max_wait = max_wait
         super().__init__(**kwargs)
 
-    def new(self, **kw):
+    def new(self, **kw: Any) -> Self:
         kw["max_wait"] = self.max_wait
         return super().new(**kw)
 
-    def get_retry_after(self, response):
+    def get_retry_after(self, response: BaseHTTPResponse) -> float | None:
         value = super().get_retry_after(response)
         return None if value is None else min(value, self.max_wait)
 

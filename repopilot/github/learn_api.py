@@ -149,7 +149,9 @@ def open_pattern_pull(
     return OpenedPull(pull.html_url, branch, True)
 
 
-def _push_branch(repo: Repository, default: str, branch: str, pattern_id: str, content: str):
+def _push_branch(
+    repo: Repository, default: str, branch: str, pattern_id: str, content: str
+) -> None:
     """A commit on the default branch's head adding the file, as the new branch."""
     head = repo.get_git_ref(f"heads/{default}").object.sha
     base = repo.get_git_commit(head)

@@ -15,10 +15,10 @@ Needs only `actions: read` and `contents: read`, so it runs in the read-only `an
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
 import requests
 from github import GithubException
@@ -41,6 +41,10 @@ BASE_RUNS = 5  # base-branch runs looked at, newest first
 MAX_ATTEMPTS = 3  # earlier attempts of this run looked at
 MAX_SAME_SHA = 2  # other runs of the same commit looked at
 GREEN_RUNS = 2  # base-branch green runs whose jobs are listed to find a passing log
+
+T = TypeVar("T")
+_Json: TypeAlias = dict[str, Any]  # one object of an API answer (the wire: read with .get)
+_Key: TypeAlias = tuple[Hashable, ...]  # a lookup's cache key: its kind, then its arguments
 
 
 class BudgetExhausted(Exception):
@@ -70,7 +74,7 @@ class OriginLookup:
         if self.workflow is None and run.path.startswith(".github/workflows/"):
             # the API takes the file name too; a payload's path may end in `@<ref>`
             self.workflow = run.path.split("@", 1)[0].rsplit("/", 1)[-1]
-        self._cache: dict[tuple, Any] = {}
+        self._cache: dict[_Key, Any] = {}
         self.failed: str | None = None  # why lookups stopped for good, once they did
 
     # ---------------------------------------------------------------- requests
@@ -90,12 +94,13 @@ class OriginLookup:
         )
         return data
 
-    def _cached(self, key: tuple, load: Callable[[], Any]) -> Any:
+    def _cached(self, key: _Key, load: Callable[[], T]) -> T:
         if key not in self._cache:
             self._cache[key] = load()
-        return self._cache[key]
+        got: T = self._cache[key]  # (what `load` gave for this key: one kind per key)
+        return got
 
-    def _runs(self, **filters: str) -> list[dict]:
+    def _runs(self, **filters: str) -> list[_Json]:
         key = ("runs", *sorted(filters.items()))
         path = f"/actions/workflows/{self.workflow}/runs"
         data = self._cached(
@@ -103,9 +108,9 @@ class OriginLookup:
         )
         return [r for r in data.get("workflow_runs", []) if isinstance(r, dict)]
 
-    def _job(self, run_id: int, name: str, attempt: int | None = None) -> dict | None:
+    def _job(self, run_id: int, name: str, attempt: int | None = None) -> _Json | None:
         """The job named `name` in a run (latest attempt, or `attempt`), or None."""
-        key: tuple = ("jobs", run_id, attempt)
+        key: _Key = ("jobs", run_id, attempt)
         path, extra = f"/actions/runs/{run_id}/jobs", {"filter": "latest"}
         if attempt is not None:
             path, extra = f"/actions/runs/{run_id}/attempts/{attempt}/jobs", {}
@@ -113,7 +118,7 @@ class OriginLookup:
         jobs = [j for j in data.get("jobs", []) if isinstance(j, dict)]
         return next((j for j in jobs if str(j.get("name", "")).strip() == name.strip()), None)
 
-    def _base_signature(self, job: dict) -> str | None:
+    def _base_signature(self, job: _Json) -> str | None:
         """The signature of a failed base-branch job, from its log; None when it is gone."""
 
         def load() -> str | None:
@@ -207,7 +212,7 @@ class OriginLookup:
             out.append(BaseJob(number, url, conclusion, sig))
         return out
 
-    def _comparable(self, run: dict) -> bool:
+    def _comparable(self, run: _Json) -> bool:
         """A base-branch run of the base repository itself, not this run or commit (a fork's
         PR from a branch that happens to be named like the base branch lists there too)."""
         head_repo = (run.get("head_repository") or {}).get("full_name")

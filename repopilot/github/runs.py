@@ -72,7 +72,7 @@ def failed_jobs(repo: Repository, run_id: int) -> list[FailedJob]:
 def _location(repo: Repository, path: str) -> str:
     """The 302 Location of a log endpoint, read without following it."""
     headers, _ = repo.requester.requestBlobAndCheck("GET", f"{repo.url}{path}")
-    location = {k.lower(): v for k, v in headers.items()}.get("location")
+    location: str | None = {k.lower(): v for k, v in headers.items()}.get("location")
     if not location:
         raise LogUnavailable(f"{path}: no redirect to the log")
     scheme = urllib.parse.urlsplit(location).scheme

@@ -8,6 +8,8 @@ Action; the caller simply gets no ids back.
 
 from __future__ import annotations
 
+from typing import Any
+
 import requests
 from github import GithubException
 from github.PullRequest import PullRequest
@@ -83,7 +85,7 @@ def _post(
         "comments": [c.wire() for c in comments],
     }
 
-    def write():
+    def write() -> tuple[dict[str, Any], Any]:  # (headers, the review as JSON)
         return repo.requester.requestJsonAndCheck(
             "POST", _reviews_url(repo, pr.number), input=payload
         )
