@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from repopilot.action.verify import start_ci
 from repopilot.comment.markdown import code_span, fence
 from repopilot.comment.marker import (
+    Marker,
+    MarkerProposal,
     extract_diff,
     parse_marker,
     same_diff,
@@ -143,7 +145,9 @@ def _check_commenter(repo: Repository, event: CommentEvent, cfg: ApprovalConfig)
         raise Refusal(why)
 
 
-def _find_proposal(repo: Repository, repo_name: str, number: int, bot: str, pid: str):
+def _find_proposal(
+    repo: Repository, repo_name: str, number: int, bot: str, pid: str
+) -> tuple[IssueComment, Marker, MarkerProposal]:
     """The bot-authored marker comment holding proposal `pid` (markers by anyone else are ignored)."""
     for comment in bot_comments(repo, number, bot):
         marker = parse_marker(comment.body or "")
@@ -157,7 +161,9 @@ def _find_proposal(repo: Repository, repo_name: str, number: int, bot: str, pid:
     raise Refusal(f"no proposal `{pid}` in a RepoPilot comment by `{bot}` on this pull request")
 
 
-def _verified_diff(body: str, marker, prop, pid: str, cfg: ApprovalConfig) -> str:
+def _verified_diff(
+    body: str, marker: Marker, prop: MarkerProposal, pid: str, cfg: ApprovalConfig
+) -> str:
     diff = extract_diff(body, pid)
     if diff is None:
         raise Refusal(f"the diff of `{pid}` is missing from the RepoPilot comment")
@@ -178,7 +184,9 @@ def _verified_diff(body: str, marker, prop, pid: str, cfg: ApprovalConfig) -> st
     return diff
 
 
-def _apply(gh: Github, repo: Repository, pr: PullRef, diff: str, pid: str, cfg) -> Applied:
+def _apply(
+    gh: Github, repo: Repository, pr: PullRef, diff: str, pid: str, cfg: ApprovalConfig
+) -> Applied:
     """Commit where the head branch lives, never a fork's tree into the base repository
     (docs/THREAT_MODEL.md §15): the PR's own repository, the fork when it allows maintainer edits, else
     a patch (and suggestions) for the author."""

@@ -57,22 +57,25 @@ from repopilot.trace import TraceWriter
 
 if TYPE_CHECKING:  # the engine is imported only when a run triages
     from repopilot.engine.classify import Classifier
+    from repopilot.engine.library.loader import Pattern
+    from repopilot.github.client import Github
 
 Triage = Callable[[str], list[TriageResult]]
 """The seam to the core: a log file path -> one TriageResult per job in it."""
 
 
 def action_classifier(
-    inp: runner.Inputs, settings: Settings, library: list | None = None
+    inp: runner.Inputs, settings: Settings, library: list[Pattern] | None = None
 ) -> Classifier:
     """The run's one classifier (triage and the origin lookups share it): the `patterns` input's
     library, or `library`, the repository's own patterns on top (action/learn.py, issue 21),
     with the settings' scan engine and cache directory."""
     from repopilot import pipeline
+    from repopilot.engine.classify import Classifier
 
     engine = settings.engine
     if library:
-        return pipeline.Classifier(library, engine=engine.scan_engine, cache_dir=engine.cache_dir)
+        return Classifier(library, engine=engine.scan_engine, cache_dir=engine.cache_dir)
     return pipeline.load_classifier(inp.patterns, engine=engine)
 
 
@@ -261,7 +264,9 @@ def on_workflow_run(
     return triage_and_post(inp, settings, event, triage, gh, bot)
 
 
-def on_ci_run(inp: runner.Inputs, settings: Settings, data: dict, triage: Triage | None) -> Outcome:
+def on_ci_run(
+    inp: runner.Inputs, settings: Settings, data: dict[str, Any], triage: Triage | None
+) -> Outcome:
     """The same-workflow mode: triage the run this job belongs to; no failed job (a job with
     `if: always()`) means the run is passing, and an existing comment is marked resolved."""
     event = ci_run_event(inp.event_name, data, settings.github)
@@ -301,7 +306,7 @@ def triage_and_post(
     settings: Settings,
     event: RunEvent,
     triage: Triage | None,
-    gh,
+    gh: Github,
     bot: str,
     same_run: bool = False,
 ) -> Outcome:

@@ -13,7 +13,7 @@ from repopilot.action.flows import resolve
 from repopilot.action.learn_command import LearnConfig, on_learn
 from repopilot.comment.command import LearnCommand, parse_learn
 from repopilot.comment.resolved import PassingRun, render_resolved
-from repopilot.github.client import ClientConfig, Repository, bot_login, make_client
+from repopilot.github.client import ClientConfig, Github, Repository, bot_login, make_client
 from repopilot.github.events import CommentEvent, RunEvent, parse_command
 
 
@@ -27,7 +27,7 @@ class Outcome:
     details: dict[str, object] = field(default_factory=dict)
 
 
-def client_for(inp: runner.Inputs):
+def client_for(inp: runner.Inputs) -> tuple[Github, str]:
     cfg = ClientConfig(
         token=inp.token,
         api_url=inp.api_url,

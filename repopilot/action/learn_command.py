@@ -16,6 +16,7 @@ import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from repopilot.action.learn import LEARN_MARK, repository_library, safe_for_engine, sign
 from repopilot.commands.learn import lint_one
@@ -119,7 +120,7 @@ def _find_marker(repo: Repository, event: CommentEvent, cfg: LearnConfig) -> tup
     raise _Refused(f"no RepoPilot comment by `{cfg.bot}` on this pull request")
 
 
-def _learn_marker(body: str, number: int, full: str, cfg: LearnConfig) -> dict:
+def _learn_marker(body: str, number: int, full: str, cfg: LearnConfig) -> dict[str, Any]:
     m = LEARN_MARK.search(body)
     data = None
     if m is not None:
@@ -138,7 +139,7 @@ def _learn_marker(body: str, number: int, full: str, cfg: LearnConfig) -> dict:
     return data
 
 
-def _offered(marker: dict, body: str, offer_id: str) -> str:
+def _offered(marker: dict[str, Any], body: str, offer_id: str) -> str:
     offer = next((o for o in marker.get("offers", []) if o.get("id") == offer_id), None)
     if offer is None:
         raise _Refused(f"no learnable pattern `{offer_id}` in the RepoPilot comment")

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from repopilot.errors import TraceError
 from repopilot.run_records import TriageResult, Usage
-from repopilot.trace import TraceError
 from repopilot.trace import load as load_trace
 
 # Agent stop reasons that mean the model gave no usable answer (agent/loop.py, agent/limits.py).
