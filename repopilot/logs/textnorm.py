@@ -17,10 +17,11 @@ MAX_LINE = 8192  # bytes of a line that are matched; the rest is ignored
 _TS = re.compile(
     r"^\ufeff?\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z ?"
     # Zuul (zuul/ansible/base/callback/zuul_stream.py): `{datetime.now()} | {msg}`, where msg is
-    # `{host} | {line}` for a command's output. str(datetime) drops `.ffffff` when it is zero. A
-    # host column is an inventory name (no spaces); TBPL's all-capital `TEST-UNEXPECTED-FAIL | `
-    # and the like are not taken for one.
-    r"| \d\d:\d\d:\d\d(?:\.\d+)? \|(?: |$)(?:(?=[\w.-]*[a-z0-9])[\w.-]+ \|(?: |$))?)"
+    # `{host} | {line}` for a command's output (`{host} -> {delegated_host} | ` when delegated).
+    # str(datetime) drops `.ffffff` when it is zero. A host column is an inventory name (no
+    # spaces); TBPL's all-capital `TEST-UNEXPECTED-FAIL | ` and the like are not taken for one.
+    r"| \d\d:\d\d:\d\d(?:\.\d+)? \|(?: |$)"
+    r"(?:(?=[\w.-]*[a-z0-9])[\w.-]+(?: -> [\w.:-]+)? \|(?: |$))?)"
 )
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
 _MARKER = re.compile(r"^##\[(?:error|warning|notice|debug)\]")

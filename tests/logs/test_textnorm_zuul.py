@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.logs.reader import iter_lines, open_logs
 from repopilot.logs.textnorm import body, display
 from tests.paths import FIXTURES
@@ -35,6 +36,13 @@ pytestmark = pytest.mark.unit
         (
             "2026-11-30 10:00:06.2 | TEST-UNEXPECTED-FAIL | a.html | got 1",
             "TEST-UNEXPECTED-FAIL | a.html | got 1",
+        ),
+        # a delegated task's column
+        ("2026-11-30 10:00:06.2 | controller -> localhost | ok: Runtime", "ok: Runtime"),
+        # the play recap's host column
+        (
+            "2026-11-30 10:00:06.2 | web1 | ok: 3 changed: 1 unreachable: 0 failed: 1",
+            "ok: 3 changed: 1 unreachable: 0 failed: 1",
         ),
         # only one host column is taken
         ("2026-11-30 10:00:06.2 | web1 | a | b", "a | b"),
@@ -69,3 +77,11 @@ def test_zuul_log_keeps_physical_line_numbers() -> None:
     assert by_number[15] == "E       AssertionError: assert 5 == 10"
     assert by_number[19].startswith("FAILED demo/tests/test_api.py::test_quota")
     assert by_number[3] == "PLAY [all]"
+
+
+def test_zuul_recap_is_not_a_passing_counter() -> None:
+    """`unreachable: 0 failed: 1` holds `0 failed`, the pytest counter of a clean run."""
+    assert not is_passing_test(
+        display("2026-11-30 10:00:06.2 | web1 | ok: 3 changed: 1 unreachable: 0 failed: 1")
+    )
+    assert is_passing_test("==== 12 passed, 0 failed in 1.20s ====")
