@@ -14,6 +14,7 @@ import argparse
 import importlib
 import os
 import sys
+from types import ModuleType
 
 from repopilot import __version__
 from repopilot.errors import InputError
@@ -31,7 +32,7 @@ COMMANDS = {
 }
 
 
-def _load(name: str):
+def _load(name: str) -> ModuleType | None:
     try:
         return importlib.import_module(f"repopilot.commands.{name}")
     except ModuleNotFoundError as exc:

@@ -4,6 +4,8 @@ the cause (engine/verdict/baseline.py); when it failed, nothing is demoted."""
 
 from __future__ import annotations
 
+import argparse
+
 from repopilot.engine.classify import Classifier
 from repopilot.engine.verdict.baseline import base_from_path
 from repopilot.errors import LogError, UsageError
@@ -14,7 +16,7 @@ HELP = (
 )
 
 
-def add_argument(p) -> None:
+def add_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-log", metavar="PATH", help=HELP)
 
 

@@ -19,7 +19,7 @@ from repopilot.records import Verdict
 from repopilot.settings import EngineSettings, Settings
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")
     p.add_argument("--format", choices=("text", "json"), default="text")
     add_layer_options(p)
@@ -75,7 +75,7 @@ def classify_all(
         raise UsageError(str(exc)) from None
 
 
-def run(args, settings: Settings) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     layers = args.patterns or ()
     engine = settings.engine
     classifier = load_classifier(engine.patterns, layers, not args.no_builtin, engine)

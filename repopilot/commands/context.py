@@ -6,6 +6,7 @@ Prints, for each failed job, the redacted evidence window the agent's first mess
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -21,7 +22,7 @@ from repopilot.settings import EngineSettings, Settings
 MIN_BUDGET = 100  # below this not even one error line and its location fit
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")
     p.add_argument(
         "--budget",
@@ -69,7 +70,7 @@ def windows(
     return out
 
 
-def run(args, settings: Settings) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     engine = settings.engine
     layers, builtin = args.patterns or (), not args.no_builtin
     found = windows(

@@ -7,6 +7,7 @@ offline: no token, no network.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -15,8 +16,10 @@ from repopilot.agent.limits import Limits
 from repopilot.commands.base_log import use_base_log
 from repopilot.commands.textout import use_colour
 from repopilot.commands.triage_text import render_text
+from repopilot.engine.classify import Classifier
 from repopilot.engine.library.layers import add_layer_options
 from repopilot.errors import LogError, TraceError, UsageError
+from repopilot.llm.base import LLM
 from repopilot.llm.factory import make_llm
 from repopilot.origin.decide import OriginHook, base_log_hook
 from repopilot.origin.signature import signature_text
@@ -30,7 +33,7 @@ from repopilot.trace import load as load_trace
 from repopilot.trace import summary as trace_summary
 
 
-def add_arguments(p) -> None:
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="job log, run-logs .zip, .gz, or -")
     p.add_argument("--repo", default=".", metavar="DIR", help="checkout the tools read (default .)")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -54,7 +57,7 @@ def add_arguments(p) -> None:
     )
 
 
-def _setup(args, settings: Settings):
+def _setup(args: argparse.Namespace, settings: Settings) -> tuple[Path, LLM | None, Classifier]:
     repo = Path(args.repo)
     if not repo.is_dir():
         raise UsageError(f"--repo {args.repo}: not a directory")
@@ -69,7 +72,7 @@ def _setup(args, settings: Settings):
     return repo, llm, classifier
 
 
-def _escalation(args, settings: Settings, llm) -> Escalation:
+def _escalation(args: argparse.Namespace, settings: Settings, llm: LLM | None) -> Escalation:
     """How jobs go to the model: the configured limits, and git found on the settings' PATH."""
     policy = Policy(exec_path=settings.exec_path)
     return Escalation(
@@ -81,7 +84,7 @@ def _escalation(args, settings: Settings, llm) -> Escalation:
     )
 
 
-def run(args, settings: Settings) -> int:
+def run(args: argparse.Namespace, settings: Settings) -> int:
     repo, llm, classifier = _setup(args, settings)
     how = _escalation(args, settings, llm)
     origin = _base_log_origin(args.base_log, classifier) if args.base_log else None
@@ -125,7 +128,7 @@ def _print_trace_dir(results: list[TriageResult]) -> None:
         )
 
 
-def _base_log_origin(path: str, classifier) -> OriginHook:
+def _base_log_origin(path: str, classifier: Classifier) -> OriginHook:
     """Issue 14 offline: the origin of each failure, compared with `path` (the base branch)."""
     try:
         base = classifier.classify_path(path)

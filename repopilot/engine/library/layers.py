@@ -8,10 +8,10 @@ load, or a pattern that is not safe for the engine, is left out with a warning, 
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from repopilot.engine.library.loader import Pattern, load_file, load_library
 from repopilot.errors import PatternError
@@ -87,7 +87,7 @@ def library_from(
     return layered(base, *(load_library(d, cache_dir) for d in layers))
 
 
-def add_layer_options(p: Any) -> None:
+def add_layer_options(p: argparse.ArgumentParser) -> None:
     """`--patterns DIR` (repeatable) and `--no-builtin` for classify, triage, context, learn."""
     p.add_argument(
         "--patterns",
