@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,7 +113,7 @@ def parse_action(text: str) -> ParsedAction | ParseFailure:
     return ParseFailure('no JSON object in the reply has an "action" key')
 
 
-def _candidates(text: str):
+def _candidates(text: str) -> Iterator[tuple[str, int, tuple[str, ...]]]:
     """(json text, offset in reply, repairs) for each fenced block, then each balanced object."""
     for match in _FENCE.finditer(text):
         body = match.group(2).strip()
@@ -125,7 +126,7 @@ def _candidates(text: str):
         yield obj, offset, ("prose",) if text.strip() != obj else ()
 
 
-def _balanced_objects(text: str):
+def _balanced_objects(text: str) -> Iterator[tuple[str, int]]:
     """Top-level `{...}` spans, string-aware (double and single quotes). An unclosed `{` (a cut-off
     reply, or a brace in prose) is yielded to the end and scanning resumes after it; the number of
     starts is capped so a reply full of stray braces stays cheap."""
@@ -238,7 +239,9 @@ def _string_end(text: str, start: int, quote: str) -> int:
     return len(text)
 
 
-def _to_action(value: dict[str, Any], before: str, repairs: tuple[str, ...]):
+def _to_action(
+    value: dict[str, Any], before: str, repairs: tuple[str, ...]
+) -> ParsedAction | ParseFailure | None:
     action_key = next((k for k in _ACTION_KEYS if isinstance(value.get(k), str)), None)
     if action_key is None:
         return None  # not an action object (maybe an example value): keep looking

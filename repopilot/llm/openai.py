@@ -93,7 +93,8 @@ def _error_text(exc: Any) -> str:
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return inner["message"]
+            message: str = inner["message"]
+            return message
         if isinstance(inner, str):
             return inner
     return str(getattr(exc, "message", "") or exc)

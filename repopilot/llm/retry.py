@@ -61,7 +61,8 @@ class RetryPolicy:
 
     def backoff(self, attempt: int) -> float:
         """Wait after failed attempt number `attempt` (1-based) when the provider gave no hint."""
-        return min(self.base_delay * 2 ** (attempt - 1), self.max_delay)
+        delay: float = self.base_delay * 2 ** (attempt - 1)  # (int ** int is Any to typeshed)
+        return min(delay, self.max_delay)
 
 
 def call_with_retry(
