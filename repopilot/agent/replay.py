@@ -177,7 +177,7 @@ IGNORED = ("redactions", "kinds")
 """Redaction counts differ by construction when recorded (already redacted) outputs are replayed."""
 
 
-def _key(step: AgentStep) -> tuple:
+def _key(step: AgentStep) -> tuple[object, ...]:
     data = step.model_dump(mode="json")
     if isinstance(data["result"], dict):
         data["result"] = {k: v for k, v in data["result"].items() if k not in IGNORED}

@@ -12,6 +12,7 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 SCAN_CAP = 16 * 1024 * 1024
 """Bytes of one file scanned to reach a line range or to search it."""
@@ -148,7 +149,7 @@ class Sandbox:
                 yield self.relative(full)
 
 
-def _skip_rest_of_line(fh, budget: int) -> int:
+def _skip_rest_of_line(fh: IO[bytes], budget: int) -> int:
     """Read past the rest of an overlong line (at most `budget` bytes); bytes read."""
     read = 0
     while read < budget:
