@@ -9,10 +9,10 @@ as shown, never dropped (docs/THREAT_MODEL.md §16), and `old mode` must be what
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from unidiff import PatchSet
+from unidiff.patch import Hunk, PatchSet
 
 from repopilot.proposal.diffread import Refused, read_sections
 from repopilot.proposal.policy import DEFAULT_POLICY, Policy, check
@@ -40,7 +40,7 @@ def _find(lines: list[str], pre: list[str], at: int, lo: int, begin: bool, end: 
     raise ValueError(f"the context of the hunk at line {at + 1} does not match")
 
 
-def _patch(text: str, hunks, path: str) -> str:
+def _patch(text: str, hunks: Iterable[Hunk], path: str) -> str:
     lines, out, cur = _lines(text), [], 0
     for h in hunks:
         pre: list[str] = []

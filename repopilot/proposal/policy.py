@@ -19,7 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from unidiff import PatchSet
+from unidiff.patch import PatchSet
 
 from repopilot.proposal.diffread import FileSection, Refused, read_sections
 from repopilot.safety.deceptive import diff_deception
@@ -74,7 +74,9 @@ def check_path(path: str, policy: Policy = DEFAULT_POLICY) -> None:
         raise Refused("protected-path", f"{path}: changes to this path are not proposed")
 
 
-def _git(args: list[str], cwd: Path, diff: str, policy: Policy) -> subprocess.CompletedProcess:
+def _git(
+    args: list[str], cwd: Path, diff: str, policy: Policy
+) -> subprocess.CompletedProcess[bytes]:
     # Nothing from the caller's GIT_* environment or global config may change what git reads:
     # git gets its PATH and these variables, no more.
     timeout = policy.git_timeout
