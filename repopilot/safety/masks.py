@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import re2  # type: ignore[import-untyped]
+import re2
 
 MIN_MASK = 4
 """Shorter registered values are not masked: `::add-mask::a` would blank every `a`."""
