@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,13 @@ from repopilot.engine.verdict.baseline import Baseline, demote, noted
 from repopilot.engine.verdict.fallback import LOOKBACK, guess, last_said
 from repopilot.engine.verdict.line_score import Line
 from repopilot.engine.verdict.mentions import without_mentions
-from repopilot.engine.verdict.order import is_wrapper, specific_before
+from repopilot.engine.verdict.order import (
+    NOTE_LOOKBACK,
+    error_above,
+    is_note,
+    is_wrapper,
+    specific_before,
+)
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.region import Region
 from repopilot.engine.verdict.step_prior import (
@@ -45,6 +51,7 @@ from repopilot.engine.verdict.step_prior import (
     tie_break,
 )
 from repopilot.engine.verdict.structure import Structure, analyze
+from repopilot.engine.verdict.survived import survived, without_ignored
 from repopilot.evidence.runners import bare_exit
 from repopilot.logs.reader import JobLog, open_logs
 from repopilot.logs.textnorm import annotation
@@ -96,6 +103,8 @@ class Classifier:
         name = job.name if job.name != job.source else None
         hits = [h for h in res.hits if _evidence_line(h.text)]
         hits, seen = without_mentions(job, res, hits)  # a passing test's output is no failure
+        read = _reader(Region(job, res))
+        hits, seen = without_ignored(hits, seen, read)  # `ignore_errors` tasks failed nothing
         st = analyze(job, seen, hits, assume_failed)
         if not st.failed:
             return Verdict(
@@ -120,9 +129,12 @@ class Classifier:
             v = _unknown_verdict(job, res, st, common, base)
             if v.evidence and v.evidence[0].line != (st.step.start if st.step else 0):
                 return noted(v, base)
-        if inside:
-            return noted(_pattern_verdict(job, res, inside, st, common, self.scanner), base)
-        return noted(_unknown_verdict(job, res, st, common, base), base)
+        gone = survived(res, inside, st.start, st.focus, read)  # errors the step went on after
+        kept = [h for h in inside if h.pattern.id not in gone]
+        if kept:
+            return noted(_pattern_verdict(job, res, kept, st, common, self.scanner), base)
+        after = max((h.line for h in inside), default=0)  # the cause is after what it survived
+        return noted(_unknown_verdict(job, res, st, common, base, after), base)
 
 
 def _evidence_line(text: str) -> bool:
@@ -224,7 +236,12 @@ def _lead(
     region: Region, p: Pattern, first: Hit, best: list[Hit], st: Structure
 ) -> tuple[tuple[Line, ...], bool]:
     """Lines to put before the pattern's hits (engine/verdict/order.py), and whether the first is
-    a test's assertion message. A bare message (`E assert False`) follows the test's line."""
+    a test's assertion message. A bare message (`E assert False`) follows the test's line; a
+    compiler's note follows its diagnostic's error line."""
+    if is_note(first.text):
+        lo = max(st.start, first.line - NOTE_LOOKBACK)
+        error = error_above(_read(region, lo, first.line), first.line)
+        return ((error,) if error is not None else ()), False
     if _wrapper(p, best):
         hit_lines = {h.line for h in region.res.hits}
         own = [(n, t) for n, t in st.script_errors if n not in hit_lines]
@@ -252,9 +269,14 @@ def _lead(
 
 
 def _unknown_verdict(
-    job: JobLog, res: ScanResult, st: Structure, common: dict, base: Baseline | None = None
+    job: JobLog,
+    res: ScanResult,
+    st: Structure,
+    common: dict,
+    base: Baseline | None = None,
+    after: int = 0,
 ) -> Verdict:
-    lo = max(st.start, st.focus - LOOKBACK)
+    lo = max(st.start, st.focus - LOOKBACK, after + 1)
     region = Region(job, res, DEFAULT_CONTEXT)
     lines = _read(region, lo, st.focus)
     errors = st.script_errors
@@ -322,6 +344,10 @@ def _margin(p: Pattern | None) -> tuple[int, int]:
     if p is not None and p.until_re is not None and after == 0:
         after = 50
     return before, after
+
+
+def _reader(region: Region) -> Callable[[int, int], list[Line]]:
+    return lambda lo, hi: _read(region, lo, hi)
 
 
 def _read(region: Region, lo: int, hi: int) -> list[Line]:

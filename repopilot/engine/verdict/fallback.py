@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import cast
 
-from repopilot.engine.verdict.line_score import Line, score
+from repopilot.engine.verdict.line_score import Line, score, starts_command
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.evidence.runners import alternation, entries, runner_exit
 from repopilot.evidence.signals import NOISE
@@ -19,6 +19,7 @@ from repopilot.records import AssignedCategory, Category
 
 LOOKBACK = 400  # lines before the end of the failing step that the fallback reads
 MIN_SCORE = 3
+WORDED = 2  # an error word, an exception name or an error prefix: some line of a block says so
 
 
 def _families(table: str) -> tuple[tuple[AssignedCategory, re.Pattern[str]], ...]:
@@ -61,8 +62,8 @@ def without_echo(lines: list[Line]) -> list[Line]:
     return out
 
 
-def best_block(lines: list[Line], end: int) -> list[tuple[float, Line]]:
-    """The last block of error-looking lines (gaps of up to 3 quiet lines), scored."""
+def blocks_of(lines: list[Line], end: int) -> list[list[tuple[float, Line]]]:
+    """The blocks of error-looking lines (gaps of up to 3 quiet lines), scored, in order."""
     span = max(1, len(lines))
     scored = [(score(ln, end, span), ln) for ln in lines]
     blocks: list[list[tuple[float, Line]]] = []
@@ -75,8 +76,30 @@ def best_block(lines: list[Line], end: int) -> list[tuple[float, Line]]:
             quiet = 0
         else:
             quiet += 1
+    return blocks
+
+
+def best_block(lines: list[Line], end: int) -> list[tuple[float, Line]]:
+    """The last block of error-looking lines (gaps of up to 3 quiet lines), scored."""
+    blocks = blocks_of(lines, end)
     strong = [b for b in blocks if max(sc for sc, _ in b) >= MIN_SCORE]
-    return strong[-1] if strong else (blocks[-1] if blocks else [])
+    if not strong:
+        return blocks[-1] if blocks else []
+    picked = strong[-1]
+    # The script ran another command after the strong block (it handled that error) and that
+    # printed an error-looking line too (an error word at least): the later block is the cause.
+    later = [b for b in blocks if b[0][1].number > picked[-1][1].number and _worded(b)]
+    if later and _command_between(lines, picked[-1][1].number, later[-1][0][1].number):
+        return later[-1]
+    return picked
+
+
+def _worded(block: list[tuple[float, Line]]) -> bool:
+    return max(sc for sc, _ in block) >= WORDED
+
+
+def _command_between(lines: list[Line], lo: int, hi: int) -> bool:
+    return any(lo < ln.number < hi and starts_command(ln.text) for ln in lines)
 
 
 # The runner's own bookkeeping between a command's output and its exit line (Travis's folds

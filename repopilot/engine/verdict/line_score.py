@@ -43,6 +43,12 @@ _PREFIX = re.compile(
     r"(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): )"
 )
 _WARNING = re.compile(r"(?i)^\s*(?:\[?warn(?:ing)?\]?[:!\s]|npm warn|deprecat)")
+# A diagnostic that is no error: a compiler's warning or note at a location (`a.c:3:4: warning:`,
+# GCC manual "Diagnostic Message Formatting Options"), rustc's `= note:`/`= help:` and
+# `note:`/`help:` lines, git's `hint:` lines. A note never beats the error it explains.
+_ASIDE = re.compile(
+    r"^\s*(?:= )?(?:note|help|hint|Note): |^\S+?:\d+(?::\d+)?: (?:warning|note|remark)\b"
+)
 _NEGATIONS = r"\b(?:0|no|zero) (?:errors?|failures?|failed)\b|\berrors?: 0\b"
 _NEGATED = re.compile("(?i)" + _NEGATIONS)
 # On ASCII text, `(?i)` equals matching the lowered text, which `re` does several times faster.
@@ -60,6 +66,19 @@ _WRAPPER_NEEDS = needs("wrapper_anywhere")
 WRAPPER = re.compile(f"^(?:{_WRAPPER_AT_START})|{_WRAPPER_ANYWHERE}")
 _WRAPPER_START_RE = re.compile(_WRAPPER_AT_START)
 _WRAPPER_ANYWHERE_RE = re.compile(_WRAPPER_ANYWHERE)
+
+
+# Another command starts: bash xtrace (`+ cmd`, `++ cmd` inside a substitution; the GNU Bash
+# manual, `set -x`) and npm's lifecycle banner (`> name@version script`, docs.npmjs.com
+# `npm run-script`). What a script printed after one came from a command that ran after. Not
+# three pluses (a unified diff's `+++ b/file` header), nor PowerShell's error record fields
+# (`+ CategoryInfo          : ...`, learn.microsoft.com about_Error_Handling).
+_COMMAND = re.compile(r"^(?:\+\+? (?![\w-]+ *: )[^\s+]|> (?:@[\w.-]+/)?[\w.-]+@\S+ \S)")
+
+
+def starts_command(text: str) -> bool:
+    """Whether display line `text` echoes a command that the script starts."""
+    return _COMMAND.match(body(text)) is not None
 
 
 def says_wrapper(text: str) -> bool:
@@ -127,7 +146,7 @@ def score(line: Line, end: int, span: int) -> float:
     s = _points(line, text, error_word)
     if s == 0:
         return 0.0
-    if _WARNING.match(text) or annotation(line.text) == "warning":
+    if _WARNING.match(text) or annotation(line.text) == "warning" or _ASIDE.match(text):
         s -= 3
     if says_wrapper(text):
         s -= 2.5
