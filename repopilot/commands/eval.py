@@ -102,6 +102,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if not args.dir.is_dir():
         raise UsageError(f"{args.dir}: not a directory")
     if args.learn:
+        if getattr(args, "base_logs", None) is not None:
+            raise UsageError("--base-logs and --learn are separate measurements: give one")
         from repopilot.commands.learn import eval_learn
 
         return eval_learn(args)

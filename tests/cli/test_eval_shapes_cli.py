@@ -76,6 +76,8 @@ def test_a_bad_pairs_file_is_one_line(capsys, tmp_path: Path):
     assert err.strip().count("\n") == 0 and "failed_id 'unknown-log' is not labelled" in err
     code, _, err = _eval(capsys, "--base-logs", str(tmp_path / "none.csv"))
     assert code == 2 and "cannot read" in err
+    code, _, err = _eval(capsys, "--base-logs", str(GHA / "pairs.csv"), "--learn")
+    assert code == 2 and "--base-logs and --learn" in err
 
 
 @pytest.mark.parametrize(
