@@ -18,6 +18,7 @@ from typing import Literal
 
 from repopilot.comment import markdown as md
 from repopilot.comment.origin import (
+    GUESS_NOTE,
     baseline_line,
     origin_cell,
     origin_line,
@@ -101,7 +102,7 @@ def _names(group: Sequence[JobView]) -> str:
 
 def _heading(group: Sequence[JobView]) -> str:
     view = group[0]
-    label = view.category.replace("_", " ")
+    label = view.category.replace("_", " ") + (" (a guess)" if view.guess else "")
     if view.kind == "infra":
         label += " (infrastructure: advice only, no code change)"
     if len(group) == 1:
@@ -162,7 +163,7 @@ def next_step(view: JobView, run_link: str, llm: LLMState = "off") -> str:
         "flaky",
     ):
         step = f"{rerun_link(view.origin, run_link)}; nothing in the code needs to change for it."
-    elif view.category == "unknown" and view.decided_by != "llm":
+    elif (view.category == "unknown" or view.guess) and view.decided_by != "llm":
         step = _unknown_step(view, llm)
     else:
         step = _local_step(view)
@@ -185,6 +186,8 @@ def job_section(
     if view.title:
         out += f"**{md.text(view.title, 200)}**  \n"
     out += f"{view.decided[0].upper()}{view.decided[1:]}.\n\n"
+    if view.guess:
+        out += GUESS_NOTE + "\n\n"
     if show_origin:
         out += origin_line(view.origin)
     out += baseline_line(view.baseline_run)  # issue 20: which green run's log was compared

@@ -3,6 +3,11 @@
 The wording follows the origin and nothing else: only `this_pr` says the PR caused it;
 `base_branch` links the base-branch run that fails the same way; `undetermined` says nothing
 about blame. When every job has the same origin the comment says it once, in its header.
+
+A guess never blames anyone (issue 20): when the verdict's category is a guess (the fallback's, or
+a pattern that only says a command failed with the category read from the step's command), an
+origin of `this_pr` or `infra` is shown as undetermined, and the section says the verdict is a
+guess (`GUESS_NOTE`).
 """
 
 from __future__ import annotations
@@ -10,7 +15,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from repopilot.comment import markdown as md
+from repopilot.records import Verdict
 from repopilot.run_records import BaselineRun, OriginVerdict
+
+GUESS_BELOW = 0.5  # a category decided at a lower confidence (fallback 0.2-0.35, step prior 0.35)
+GUESS_NOTE = (
+    "**Low confidence:** the category and key line are a guess from generic signals (the "
+    "failing step's command, the words of its last error lines), so this comment does not say "
+    "whether this pull request caused it."
+)
+# Origins that blame (or clear) the PR from the category or the cause itself: not on a guess.
+_NOT_ON_A_GUESS = frozenset({"this_pr", "infra"})
 
 LABELS: dict[str, str] = {
     "this_pr": "this pull request",
@@ -20,6 +35,22 @@ LABELS: dict[str, str] = {
     "undetermined": "undetermined",
 }
 NOT_THIS_PR = frozenset({"base_branch", "flaky", "infra"})
+
+
+def is_guess(v: Verdict) -> bool:
+    """A category no pattern or model decided with confidence: the fallback's keyword or step
+    guess, or a wrapper's category taken from the failing step's command."""
+    if v.decided_by == "llm" or v.category in ("unknown", "no_failure"):
+        return False
+    return v.decided_by == "none" or v.confidence < GUESS_BELOW
+
+
+def told(origin: OriginVerdict | None, guess: bool) -> OriginVerdict | None:
+    """The origin as the comment tells it: on a guess, `this_pr`/`infra` become undetermined."""
+    if origin is None or not guess or origin.origin not in _NOT_ON_A_GUESS:
+        return origin
+    why = f"{origin.reason}; the failure's cause is only guessed"
+    return origin.model_copy(update={"origin": "undetermined", "reason": why})
 
 
 def _branch(o: OriginVerdict) -> str:

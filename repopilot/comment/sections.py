@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from repopilot.comment import markdown as md
 from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
+from repopilot.comment.origin import is_guess, told
 from repopilot.records import BASELINE_NOTE, INFRA_CATEGORIES, Category, DecidedBy, Evidence, Kind
 from repopilot.run_records import BaselineRun, OriginVerdict, Proposal, TriageResult
 from repopilot.safety.deceptive import diff_deception
@@ -75,6 +76,7 @@ class JobView:
     step_number: int | None = None  # the failing step's number in the jobs API
     step_start: int | None = None  # its first line in the log file, when lines count from there
     baseline_run: BaselineRun | None = None  # issue 20: the green run its log was compared with
+    guess: bool = False  # issue 20: the category is a guess (comment/origin.py `is_guess`)
 
     def shown_line(self, line: int) -> int:
         """`line` (of the downloaded log) as the log viewer numbers it: within the step."""
@@ -145,8 +147,10 @@ def log_link(job: JobReport, line: int) -> str:
 
 
 def kind_of(result: TriageResult) -> Kind | None:
-    """`code`, `infra`, `flaky`, or None when nothing tells."""
+    """`code`, `infra`, `flaky`, or None when nothing tells (a guessed category tells nothing)."""
     v = result.verdict
+    if is_guess(v):
+        return None
     if v.category in INFRA_CATEGORIES:
         return "infra"
     if v.category in ("unknown", "no_failure", "other"):
@@ -230,8 +234,9 @@ def build_view(job: JobReport) -> JobView:
         step=_clean(v.step or "", count),
         decided_by=v.decided_by,
         links=tuple(log_link(job, e.line) for e in ev),
-        origin=r.origin,
+        origin=told(r.origin, is_guess(v)),  # a guess blames no one
         step_number=job.step_number,
         step_start=step_start(job, [e.line for e in (*ev, *ctx)]),
         baseline_run=r.baseline_run,
+        guess=is_guess(v),
     )
