@@ -1,0 +1,157 @@
+"""A verdict decided by patterns: which hit group leads (non-wrapper over wrapper, then priority,
+specificity and closeness to where the failure was reported; the failing step's command breaks
+ties between families), the lines put before its hits (engine/verdict/order.py,
+assertions.py, bare_message.py), its captures, and its category read again in the light of the
+step's command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from repopilot.engine.library.loader import Pattern
+from repopilot.engine.match.scan_result import Hit, ScanResult
+from repopilot.engine.verdict.assertions import assertion_for, reads_above
+from repopilot.engine.verdict.bare_message import owner_of_bare, uninformative
+from repopilot.engine.verdict.fallback import LOOKBACK
+from repopilot.engine.verdict.line_score import Line
+from repopilot.engine.verdict.order import (
+    NOTE_LOOKBACK,
+    error_above,
+    is_note,
+    is_wrapper,
+    specific_before,
+)
+from repopilot.engine.verdict.quote import (
+    MAX_EVIDENCE,
+    Scope,
+    context,
+    fill,
+    margin,
+    read_lines,
+    safe,
+    step_prior_of,
+)
+from repopilot.engine.verdict.region import Region
+from repopilot.engine.verdict.step_prior import CONFIDENCE, RECAST_CONFIDENCE, recast, tie_break
+from repopilot.engine.verdict.structure import Structure
+from repopilot.logs.reader import JobLog
+from repopilot.records import Evidence, Verdict
+
+Captures = Callable[[Hit], "dict[str, str] | None"]  # the Scanner's: None when `regex` timed out
+
+
+def _wrapper(p: Pattern, hits: list[Hit]) -> bool:
+    return bool(getattr(p.spec, "wrapper", False)) or is_wrapper(hits[0].text)
+
+
+def _rank(pattern: Pattern, hits: list[Hit], scope: Scope) -> tuple:
+    last = max(h.line for h in hits)
+    return (
+        not _wrapper(pattern, hits),
+        pattern.spec.priority,
+        pattern.specificity,
+        -abs(scope.focus - last),
+    )
+
+
+def pattern_verdict(
+    job: JobLog, res: ScanResult, hits: list[Hit], st: Structure, common: dict, captures: Captures
+) -> Verdict:
+    """The verdict from the hits in the failing region (`common`: the fields every verdict of
+    this job shares)."""
+    scope = Scope(st.start, st.end, st.focus)
+    groups: dict[str, list[Hit]] = {}
+    for h in hits:
+        groups.setdefault(h.pattern.id, []).append(h)
+    for g in groups.values():
+        g.sort(key=lambda h: h.line)
+    ranked = sorted(groups.values(), key=lambda g: _rank(g[0].pattern, g, scope), reverse=True)
+    ranked = tie_break(  # equal rank, different families: the failing step's command decides
+        ranked,
+        lambda g: _rank(g[0].pattern, g, scope)[:2],
+        lambda g: g[0].pattern.spec.category,
+        lambda: step_prior_of(Region(job, res), st),
+    )
+    best = ranked[0]
+    p = best[0].pattern
+    first = best[0]
+    lines: list[tuple[int, str]] = [(h.line, h.text) for h in best[:3]]
+    for g in ranked[1:]:
+        if len(lines) >= MAX_EVIDENCE:
+            break
+        if all(g[0].line != n for n, _ in lines):
+            lines.append((g[0].line, g[0].text))
+    region = Region(job, res, margin(p))
+    leads, assertion = _lead(region, p, first, best, st)
+    if leads:
+        led = {ln.number for ln in leads}
+        lines = [(ln.number, ln.text) for ln in leads] + [x for x in lines if x[0] not in led]
+        lines = lines[:MAX_EVIDENCE]
+    got = captures(first)
+    if got is None:  # `regex` timed out reading them (RE2 had decided the line matches)
+        got = {}
+        common = {**common, "timeouts": tuple(sorted({*common["timeouts"], p.id}))}
+    caps = {k: safe(v) for k, v in got.items()}
+    values = {**caps, "count": str(len(best)), "step": common.get("step") or ""}
+    ctx_line = leads[0].number if leads else first.line
+    category, confidence, note = p.spec.category, p.spec.confidence, ""
+    if category == "other" and _wrapper(p, best):  # a wrapper says only that a command failed
+        step_prior = step_prior_of(region, st)
+        if step_prior is not None:
+            category, confidence = step_prior.category, min(confidence, CONFIDENCE + 0.1)
+            note = f" ({step_prior.note()})"
+    elif (again := recast(category, lambda: step_prior_of(region, st))) is not None:
+        category, note = again[0], f" ({again[1]})"  # what the step ran changes what it means
+        confidence = min(confidence, RECAST_CONFIDENCE)
+    return Verdict(
+        category=category,  # type: ignore[arg-type]
+        confidence=confidence,
+        decided_by="pattern",
+        pattern_id=p.id,
+        title=fill(p.spec.title, values) + note,
+        hint=fill(p.spec.hint, values),
+        evidence=tuple(Evidence(line=n, text=safe(t)) for n, t in lines),
+        captures=caps,
+        kind=p.kind,  # type: ignore[arg-type]
+        ambiguous=p.spec.ambiguous,
+        context=context(region, ctx_line, p),
+        assertion_first=assertion,
+        **common,
+    )
+
+
+def _lead(
+    region: Region, p: Pattern, first: Hit, best: list[Hit], st: Structure
+) -> tuple[tuple[Line, ...], bool]:
+    """Lines to put before the pattern's hits (engine/verdict/order.py), and whether the first is
+    a test's assertion message. A bare message (`E assert False`) follows the test's line; a
+    compiler's note follows its diagnostic's error line."""
+    if is_note(first.text):
+        lo = max(st.start, first.line - NOTE_LOOKBACK)
+        error = error_above(read_lines(region, lo, first.line), first.line)
+        return ((error,) if error is not None else ()), False
+    if _wrapper(p, best):
+        hit_lines = {h.line for h in region.res.hits}
+        own = [(n, t) for n, t in st.script_errors if n not in hit_lines]
+        if own:  # the script's own `##[error]` message says what the wrapper only reports
+            return (Line(own[0][0], own[0][1], False),), False
+        lo = max(st.start, first.line - LOOKBACK)
+        specific = specific_before(read_lines(region, lo, first.line), first.line, lo)
+        return ((specific,) if specific is not None else ()), False
+    if p.spec.category == "test_failure":
+        lo = max(st.start, first.line - 600)
+        wide = reads_above(first.text)  # a guess from the hit: the line read decides below
+        lines = read_lines(region, lo if wide else first.line, first.line + 40)
+        test = next((ln for ln in lines if ln.number == first.line), None)
+        if test is not None and not wide and reads_above(test.text):
+            lines = read_lines(region, lo, first.line + 40)
+        msg = assertion_for(test, lines) if test is not None else None
+        if test is not None and msg is not None and uninformative(test, msg, lines):
+            return (test, msg), False
+        if msg is not None:
+            return (msg,), True
+        owner = owner_of_bare(test, lines) if test is not None else None
+        if test is not None and owner is not None:  # the hit is a bare message: its test leads
+            return (owner, test), False
+    return (), False
