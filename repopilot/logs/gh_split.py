@@ -4,10 +4,12 @@ Each line is `<job>\\t<step>\\t<timestamp> <text>`; a line without those columns
 job of the last line that had them. One job's reader sees every physical line of the file
 (Contract 1: line numbers are the file's), its own lines without the two columns and every other
 line blank, with a step starting wherever its step column changes. Reading the whole file once per
-job cost jobs x lines; here each job's lines go to its own spool file in one pass, and the other
-jobs' lines become runs of blank lines written at once. The per-line work is in C: a job's
-consecutive lines of one step are found with one regex search, their columns cut with one
-`replace`.
+job cost jobs x lines; here each job's own lines go to its own spool file in one pass, and the
+spool says which file line each of its stretches starts on (`LineRun`): the other jobs' lines are
+not written (usually a job is one stretch, as `gh` prints the jobs one after the other), the
+reader numbers the spool's lines by its runs and stands in the blank lines (logs/reader.py). The
+per-line work is in C: a job's consecutive lines of one step are found with one regex search,
+their columns cut with one `replace`.
 """
 
 from __future__ import annotations
@@ -30,23 +32,38 @@ MAX_PREFIX = 8 << 20  # bytes of lines before the first gh line (each job keeps 
 
 
 @dataclass(frozen=True, slots=True)
+class LineRun:
+    """A stretch of a spool whose lines are consecutive lines of the gh file: from `offset` (a
+    line start in the spool) to the next run's offset (or the spool's end)."""
+
+    offset: int  # bytes into the spool
+    line: int  # the gh file's number of the run's first line
+
+
+@dataclass(frozen=True, slots=True)
 class GhJob:
-    """One job of a gh file: the spool its reader reads, and where its steps start."""
+    """One job of a gh file: the spool its reader reads, which file lines the spool's stretches
+    are, and where its steps start. The job's view of the file runs to its last line: the lines
+    no run holds are the other jobs', blank in this view."""
 
     name: str
     spool: str
     steps: tuple[tuple[int, str], ...]  # (line, step name), ascending
+    runs: tuple[LineRun, ...]  # ascending, the first at offset 0; never empty
+    newlines: int  # the gh file's LFs: its last line is this, or one more (`blank_tail`)
     # the file's last line has no LF and is another job's: blank, it is still a line of this
-    # job's log (the spool, ending with an LF, cannot say so; its reader adds it)
+    # job's view (its reader adds it)
     blank_tail: bool = False
 
 
 @dataclass(slots=True)
 class _Out:
     file: BinaryIO
-    newlines: int = 0  # newlines written so far (the spool's line count, less one)
+    size: int = 0  # bytes written to the spool
+    next_line: int = 0  # the file line that continues the spool's last run (0: none yet)
     step: str | None = None
     steps: list[tuple[int, str]] = field(default_factory=list)
+    runs: list[LineRun] = field(default_factory=list)
 
 
 def _run_end(prefix: bytes) -> re.Pattern[bytes]:
@@ -69,20 +86,24 @@ class _Splitter:
         if out is None:
             path = os.path.join(self.where, f"job-{len(self.jobs)}.log")
             out = self.jobs[name] = _Out(open(path, "wb"))  # noqa: SIM115  (closed in `done`)
-            for line in self.prefix:
-                out.file.write(line)
-            out.newlines = len(self.prefix)
+            if self.prefix:  # lines 1.. of every job's view
+                out.runs.append(LineRun(0, 1))
+                out.file.writelines(self.prefix)
+                out.size = self.prefix_size
+                out.next_line = len(self.prefix) + 1
         return out
 
     def _write(self, out: _Out, text: bytes) -> int:
-        """`text` (whole lines, or the input's unterminated last line) at the input's position;
-        its LFs, counted once (the input's lines it stands for: the columns hold none)."""
-        gap = self.newlines - out.newlines
-        if gap:
-            out.file.write(b"\n" * gap)
+        """`text` (whole lines, or the input's unterminated last line), the input's next lines,
+        appended to the spool (a new run unless it continues the last one); its LFs, counted
+        once (the input's lines it stands for: the columns hold none)."""
+        line = self.newlines + 1
+        if line != out.next_line:
+            out.runs.append(LineRun(out.size, line))
         out.file.write(text)
+        out.size += len(text)
         lfs = text.count(b"\n")
-        out.newlines = self.newlines + lfs
+        out.next_line = line + lfs
         return lfs
 
     def feed(self, data: bytes) -> bool:
@@ -124,12 +145,10 @@ class _Splitter:
     def done(self) -> list[GhJob]:
         got = []
         for name, out in self.jobs.items():
-            gap = self.newlines - out.newlines
-            if gap:  # the other jobs' lines at the end
-                out.file.write(b"\n" * gap)
             out.file.close()
             blank = self.tail_owner is not None and self.tail_owner != name
-            got.append(GhJob(name, out.file.name, tuple(out.steps), blank))  # type: ignore[arg-type]
+            spool: str = out.file.name  # type: ignore[assignment]
+            got.append(GhJob(name, spool, tuple(out.steps), tuple(out.runs), self.newlines, blank))
         return got
 
     def close(self) -> None:

@@ -317,8 +317,7 @@ def _steps_in(steps: tuple[tuple[int, str], ...], first: int, data: bytes) -> li
     lo = bisect.bisect_left(steps, (first,))
     if lo == len(steps) or steps[lo][0] > first + len(data):
         return []
-    # (`count`, not `_newlines`: a split job's chunk is often mostly other jobs' blank lines)
-    last = first + data.count(b"\n")  # (a line past the chunk when it ends with its LF: no step)
+    last = first + _newlines(data)  # (a line past the chunk when it ends with its LF: no step)
     hi = bisect.bisect_left(steps, (last + (0 if data.endswith(b"\n") else 1),), lo)
     return list(steps[lo:hi])
 
@@ -392,6 +391,7 @@ def iter_chunks(
     gha_steps: bool = True,
     stop: int | None = None,
     reread: bool = False,
+    blanks: bool = True,
 ) -> Iterator[Chunk]:
     """The job log as chunks of whole lines with their step boundaries.
 
@@ -402,9 +402,11 @@ def iter_chunks(
     `reread=True`: a read of lines the scan has already seen (evidence context, a lookback):
     no step boundaries of raw or plain logs (gh's step column still comes) and no `::add-mask::`
     registration (the scan registered the whole log's values), two passes saved per chunk.
+    `blanks=False`: one job of a split gh file comes as its own lines only, the chunks' numbers
+    jumping over the other jobs' lines (blank in its view: a scan finds nothing there), then
+    one blank last line that says where the view ends. By default every line comes.
     """
     offset0, line = anchor or (0, 1)
-    end = offset0
     state: list = [None, True]
     with job.opener() as raw:
         # An opener returns an open file (buffered) or a raw stream (a zip member, a split half).
@@ -413,15 +415,11 @@ def iter_chunks(
             _seek(stream, offset0, job.source)
         if stop is not None:
             stream = io.BufferedReader(_Limit(stream, stop - offset0), CHUNK)
+        if job.gh is not None:  # (split and decoded already: the gh columns are gone)
+            view = _GhView(job.gh, blanks, not reread)
+            yield from view.chunks(_raw_chunks(stream, job.source), offset0, line)
+            return
         for offset, data in _raw_chunks(stream, job.source):
-            if job.gh is not None:  # (split and decoded already: the gh columns are gone)
-                chunk = Chunk(line, offset + offset0, data, _steps_in(job.gh.steps, line, data))
-                if not reread:
-                    _register_masks(data)
-                yield chunk
-                line += chunk.n_newlines if chunk.n_newlines is not None else data.count(b"\n")
-                end = offset + offset0 + len(data)
-                continue
             data = go_test_json.decode(data)  # test2json events -> their output lines
             if job.fmt == "ghcli":
                 chunk = _ghcli_rewrite(data, line, state, job.job_filter)
@@ -438,8 +436,73 @@ def iter_chunks(
                 _register_masks(data)
             yield chunk
             line += chunk.n_newlines if chunk.n_newlines is not None else data.count(b"\n")
-        if job.gh is not None and job.gh.blank_tail:
-            yield Chunk(line, end, b"", [])  # the file's last line, another job's, without LF
+
+
+_BLANK = b"\n" * CHUNK
+
+
+class _GhView:
+    """One split gh job's chunks, numbered by its spool's runs (logs/gh_split.py): a chunk never
+    crosses from one run to the next, whose first line is a later line of the file. With
+    `blanks`, the lines between runs and after the last one (other jobs' lines) come as blank
+    chunks, at most CHUNK lines each; without, only the view's last line does (so a scan knows
+    where the log ends). A blank chunk's offset is where the spool goes on: not an anchor."""
+
+    def __init__(self, gh: GhJob, blanks: bool, masks: bool):
+        self.gh, self.blanks, self.masks = gh, blanks, masks
+        self.starts = [r.offset for r in gh.runs]
+
+    def chunks(self, raw: Iterator[tuple[int, bytes]], offset0: int, line: int) -> Iterator[Chunk]:
+        """The chunks from spool offset `offset0` on, line `line` (the top: 0 and 1; an anchor)."""
+        runs, starts = self.gh.runs, self.starts
+        at = bisect.bisect_right(starts, offset0) - 1  # the run reading starts in
+        nxt = at + 1
+        if starts[at] == offset0:  # a run's start: the lines before it, if any, come first
+            yield from self._gap(line, runs[at].line, offset0)
+            line = runs[at].line
+        end = offset0
+        for offset, data in raw:
+            offset += offset0
+            pos = 0
+            while True:
+                cut = len(data) if nxt == len(runs) else min(len(data), starts[nxt] - offset)
+                if cut > pos:
+                    piece = data if cut - pos == len(data) else data[pos:cut]
+                    chunk = Chunk(line, offset + pos, piece, _steps_in(self.gh.steps, line, piece))
+                    if self.masks:
+                        _register_masks(piece)
+                    yield chunk
+                    n = chunk.n_newlines
+                    line += n if n is not None else _newlines(piece)
+                    pos = cut
+                if pos == len(data):
+                    break
+                yield from self._gap(line, runs[nxt].line, offset + pos)
+                line = runs[nxt].line
+                nxt += 1
+            end = offset + len(data)
+        yield from self._tail(line, end)
+
+    def _gap(self, line: int, until: int, offset: int) -> Iterator[Chunk]:
+        """Lines `line..until-1`, other jobs' lines: blank chunks (only `blanks`)."""
+        if not self.blanks:
+            return
+        while line < until:
+            n = min(until - line, CHUNK)
+            yield Chunk(line, offset, _BLANK[:n], [], n)
+            line += n
+
+    def _tail(self, line: int, end: int) -> Iterator[Chunk]:
+        """The view's lines after the spool's last (`line` is the next line's number)."""
+        gh = self.gh
+        if line > gh.newlines + gh.blank_tail:  # the job's own line ended the file
+            return
+        if self.blanks:
+            yield from self._gap(line, gh.newlines + 1, end)
+        elif not gh.blank_tail:
+            yield Chunk(gh.newlines, end, b"\n", [], 1)
+        if gh.blank_tail:
+            yield Chunk(gh.newlines + 1, end, b"", [], 0)  # another job's last line, no LF
 
 
 def iter_lines(
