@@ -100,7 +100,9 @@ class Scanner:
 
     def scan(self, job: JobLog) -> ScanResult:
         res = ScanResult()
-        for chunk in iter_chunks(job, gha_steps=False):
+        # One job of a gh file without the other jobs' lines (blank in its view: nothing to
+        # find there), unless a pattern is confirmed on every line, a blank one too.
+        for chunk in iter_chunks(job, gha_steps=False, blanks=bool(self.always)):
             self.scan_chunk(chunk, res)
         return res
 
