@@ -11,7 +11,7 @@ import regex
 
 from repopilot.engine.match.re2_translate import translate
 from repopilot.logs.textnorm import body, display
-from tests.engine.match.test_set_engine_equal import compare, engines
+from tests.engine.match.test_set_engine_equal import ScanOnce, compare, engines
 from tests.engine_support import first_job, write_library
 
 pytestmark = [
@@ -243,18 +243,22 @@ def test_every_example_of_the_library_at_many_offsets_is_found_by_both_engines(
 def test_a_log_with_quiet_and_busy_stretches_gives_the_reference_results(tmp_path: Path) -> None:
     """Quiet megabytes go to the per-pattern path, busy ones to the set engine, within one log
     (engine/match/scan.py QUIET): the findings are the reference path's, and both paths were used."""
-    from repopilot.engine.match.scan import QUIET_PROBE, Scanner
+    from repopilot.engine.match.scan import QUIET_PROBE
 
     ts = "2026-01-01T00:00:00.0000000Z "
     quiet = "".join(f"{ts}Compiling module_{i} (release) ok\n" for i in range(20000))
+    # busy: ~2,000 candidate lines per MiB (BUSY is 300, QUIET 40) over ~1.4 MB, so the chunk
+    # after the one the per-pattern path finds busy is busy too and the set engine scans it; a
+    # wall of 12,000 error lines only made the per-pattern path (the reference) 5x slower
     busy = "".join(
         f"{ts}src/m{i}.c:{i}:5: error: expected ';' before '}}' token\n{ts}npm error code E{i}\n"
-        for i in range(6000)
+        + "".join(f"{ts}Linking unit_{i}_{j} (release) ok\n" for j in range(14))
+        for i in range(1400)
     )
     log = tmp_path / "mixed.log"
     log.write_text((quiet * 2 + busy) * (QUIET_PROBE // 4 + 2) + quiet, encoding="utf-8")
     fast, ref = engines(None)
-    fast.scanner = Scanner(fast.patterns, engine="set")  # adaptive, as the CLI runs it
+    fast.scanner = ScanOnce(fast.patterns, engine="set")  # adaptive, as the CLI runs it
     fast.scanner.prepare()
     assert compare(fast, ref, [log]) == 1
     assert fast.scanner.chunks["set"] > 0 and fast.scanner.chunks["reference"] > 0
