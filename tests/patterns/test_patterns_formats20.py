@@ -142,3 +142,34 @@ def test_go_build_json_events_decode_to_the_compilers_line(classifier) -> None:
     (v,) = classifier.classify_path(HERE / "go-test-json-build.log", assume_failed=True)
     assert v.evidence[0].line == 2
     assert v.evidence[0].text == 'cart/cart.go:5:2: "strings" imported and not used'
+
+
+# Other tools' `error:` lines, each as the tool prints it (git's, pip's PEP 668 refusal, cargo's
+# resolver and manifest errors, SwiftPM's): in a log with no steps, no step rule keeps clippy's
+# pattern out, so none of them may be read as a clippy lint.
+NOT_CLIPPY = [
+    ("error: pathspec 'feature/x' did not match any file(s) known to git", None),
+    ("error: externally-managed-environment", "config_error"),
+    ('error: failed to select a version for the requirement `serde = "^9.0"`', None),
+    ("error: could not find `Cargo.toml` in `/w` or any parent directory", "config_error"),
+    ("error: root manifest not found", None),
+]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("line", "category"), NOT_CLIPPY)
+def test_a_plain_logs_error_line_is_not_a_clippy_lint(classifier, tmp_path, line, category):
+    log = tmp_path / "plain.log"
+    log.write_text(f"+ ./ci.sh\n{line}\n", encoding="utf-8")
+    (v,) = classifier.classify_path(log, assume_failed=True)
+    assert v.pattern_id is None or not v.pattern_id.startswith("rust.clippy.")
+    assert v.category != "lint_format"
+    if category:
+        assert v.category == category
+
+
+@pytest.mark.unit
+def test_clippy_in_its_step_still_leads_with_the_lints_error_line(classifier) -> None:
+    (v,) = classifier.classify_path(FIXTURES / "ecosystems" / "rust-clippy.log")
+    assert (v.category, v.pattern_id) == ("lint_format", "rust.clippy.lint")
+    assert v.evidence[0].text == "error: this `if` has identical blocks"
