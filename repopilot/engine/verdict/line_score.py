@@ -76,6 +76,18 @@ _WRAPPER_ANYWHERE_RE = re.compile(_WRAPPER_ANYWHERE)
 _COMMAND = re.compile(r"^(?:\+\+? (?![\w-]+ *: )[^\s+]|> (?:@[\w.-]+/)?[\w.-]+@\S+ \S)")
 
 
+# A compiler's own warning line (`warning: unused import`, `warning[E0001]:`): lower case, as
+# GCC and rustc print it. Upper-case `WARNING:` heads reports that are failures (a data race).
+_COMPILER_WARNING = re.compile(r"^warning(?:\[[\w-]+\])?: ")
+
+
+def is_aside(text: str) -> bool:
+    """A compiler's or linter's warning, note, help or hint line (display text): never ahead of
+    an error of the same pattern."""
+    t = body(text).strip()
+    return _ASIDE.match(t) is not None or _COMPILER_WARNING.match(t) is not None
+
+
 def starts_command(text: str) -> bool:
     """Whether display line `text` echoes a command that the script starts."""
     return _COMMAND.match(body(text)) is not None

@@ -14,7 +14,7 @@ from repopilot.engine.match.scan_result import Hit, ScanResult
 from repopilot.engine.verdict.assertions import assertion_for, reads_above
 from repopilot.engine.verdict.bare_message import owner_of_bare, uninformative
 from repopilot.engine.verdict.fallback import LOOKBACK
-from repopilot.engine.verdict.line_score import Line
+from repopilot.engine.verdict.line_score import Line, is_aside
 from repopilot.engine.verdict.order import (
     NOTE_LOOKBACK,
     error_above,
@@ -73,7 +73,8 @@ def pattern_verdict(
         lambda g: g[0].pattern.spec.category,
         lambda: step_prior_of(Region(job, res), st),
     )
-    best = ranked[0]
+    # a tool's warnings and notes never lead its errors (shellcheck's gcc format, a compiler's)
+    best = sorted(ranked[0], key=lambda h: is_aside(h.text))
     p = best[0].pattern
     first = best[0]
     lines: list[tuple[int, str]] = [(h.line, h.text) for h in best[:3]]

@@ -13,7 +13,7 @@ import pytest
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library.loader import load_library
 from repopilot.engine.verdict.fallback import Line, guess
-from repopilot.engine.verdict.line_score import score, starts_command
+from repopilot.engine.verdict.line_score import is_aside, score, starts_command
 from repopilot.engine.verdict.order import error_above, is_note
 from repopilot.records import Verdict
 from tests.engine_support import PATTERNS
@@ -368,6 +368,24 @@ def test_c_compiler_warnings_and_notes_never_lead(engine, tmp_path, body, error)
     assert texts(v)[0].startswith(error)
 
 
+def test_c_a_linters_note_and_warning_follow_its_error(engine, tmp_path):
+    # shellcheck's gcc format maps style/info to `note:`; all three fail the run, the error leads
+    log = gha(
+        tmp_path,
+        "shellcheck -f gcc scripts/deploy.sh",
+        "scripts/deploy.sh:3:8: note: Double quote to prevent globbing and word splitting. "
+        "[SC2086]",
+        "scripts/deploy.sh:7:1: warning: FOO appears unused. Verify use (or export if used "
+        "externally). [SC2034]",
+        "scripts/deploy.sh:12:6: error: Couldn't parse this test expression. Fix to allow more "
+        "checks. [SC1073]",
+    )
+    v = one(engine, log)
+    assert v.category == "lint_format"
+    assert texts(v)[0].startswith("scripts/deploy.sh:12:6: error:") and "SC1073" in v.title
+    assert len(v.evidence) == 3  # the note and the warning are still shown, after it
+
+
 def test_c_a_warning_that_reads_worse_than_the_error_does_not_win_the_fallback(bare, tmp_path):
     # no pattern knows these lines: the warning names an exception type and says "undefined",
     # the error says little, yet the error is the diagnostic that failed the build
@@ -395,6 +413,23 @@ def test_c_notes_and_located_warnings_score_below_an_error():
         "help: a function with a similar name exists: `parse_error`",
     ):
         assert score(Line(6, aside, False), 6, 10) < score(err, 6, 10), aside
+
+
+@pytest.mark.parametrize(
+    ("text", "aside"),
+    [
+        ("src/a.c:9:1: warning: unused variable 'x' [-Wunused-variable]", True),
+        ("scripts/a.sh:3:8: note: Double quote to prevent globbing. [SC2086]", True),
+        ("warning: unused import: `std::fs`", True),
+        ("   = note: `#[warn(dead_code)]` on by default", True),
+        ("hint: Updates were rejected because the remote contains work", True),
+        ("WARNING: DATA RACE", False),  # the race detector's report is a failure
+        ("WARNING: ThreadSanitizer: data race (pid=9876)", False),
+        ("src/a.c:3:4: error: expected ';' after expression", False),
+    ],
+)
+def test_c_what_is_an_aside(text, aside):
+    assert is_aside(text) is aside
 
 
 def test_c_error_above_a_note():
