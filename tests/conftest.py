@@ -23,6 +23,7 @@ classified once; other corpus tests are spread like any test.
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -38,6 +39,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "patterns"
 CORPUS = ROOT.parent / "shared" / "corpus"
 KINDS = ("unit", "integration", "corpus")
+
+# Keep the assertion-rewritten test modules (and the project's bytecode) in __pycache__/ (ignored
+# by git) even where PYTHONDONTWRITEBYTECODE is set: without that cache every xdist worker
+# rewrites and compiles ~250 test modules on every run, ~4 s of CPU each before a test starts.
+sys.dont_write_bytecode = False
 
 
 @pytest.hookimpl(tryfirst=True)  # registered after xdist's, so it runs before xdist reads -n
