@@ -49,6 +49,16 @@ _TEST_PASSED = re.compile(
 # line was is no longer clear, so it is not taken for a mention.
 _NEXT_TEST = re.compile(r"^\s*=== (?:RUN|CONT|PAUSE|NAME)\s")
 
+# A log record in pytest's default format (`%(levelname)-8s %(name)s:%(filename)s:%(lineno)d
+# %(message)s`, https://docs.pytest.org/en/stable/how-to/logging.html): its level word (`ERROR`)
+# is what the code under test logged, not a test's status, so only its message is read.
+_LOG_RECORD = re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) +[\w.-]+:[\w.-]+:\d+ ")
+
+
+def _said(text: str) -> str:
+    return _LOG_RECORD.sub("", body(text), count=1)
+
+
 Reader = Callable[[int, int], list[Line]]
 
 
@@ -57,12 +67,12 @@ def is_mention(line: int, read: Reader) -> bool:
     something failed, Go's `FAIL pkg` before the next package's `ok`, never is one)."""
     for ln in read(line, line + CLOSE):
         if ln.number == line:
-            if _FAILED.search(body(ln.text)):
+            if _FAILED.search(_said(ln.text)):
                 return False
             continue
         if is_passing_test(ln.text) and _TEST_PASSED.search(body(ln.text)):
             return True
-        t = body(ln.text)
+        t = _said(ln.text)
         if _FAILED.search(t) or _NEXT_TEST.match(t):
             return False
     return False
