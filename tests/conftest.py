@@ -75,6 +75,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.integration)
         if "corpus_classifier" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("corpus"))
+    if hasattr(config, "workerinput"):
+        # xdist hands the tests out in this order: the kinds that may be slow first and the
+        # quick unit tests last, so no long test starts on one worker while the other runs dry
+        # (stable: file order within a kind; every worker sorts the same way)
+        items.sort(key=lambda item: KINDS[::-1].index(_kind(item) or "integration"))
     if unmarked:
         warnings.warn(
             "no unit/integration/corpus mark (run as integration): " + ", ".join(sorted(unmarked)),
