@@ -26,14 +26,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from repopilot.engine.match.scan_result import Hit, ScanResult
-from repopilot.engine.verdict.job_end import job_complete
 from repopilot.engine.verdict.passing import is_passing_test
+from repopilot.engine.verdict.reports import Ending, first_failure
 from repopilot.engine.verdict.steps import (
     StepSpan,
-    carried_on,
     last_work,
     span_at,
-    span_key,
     steps_of,
 )
 from repopilot.evidence.runners import alternation, runner_exit
@@ -72,86 +70,13 @@ class Structure:
     complete: bool = False  # the log reaches the job's end
 
 
-# What problem matchers annotate: a file location (`a.py:3:`, `File "a.py", line 3`, `a.cs(3,7)`).
-_MATCHED = re.compile(r"[\w./\\-]+\.\w{1,6}(?::\d+|\(\d+,\d+\))|File \"[^\"]+\", line \d+")
-_CANCELLED = re.compile(r"(?i)the operation was cancel+ed|has been cancel+ed|timed? ?out")
-
-
-@dataclass(frozen=True, slots=True)
-class _Report:
-    line: int
-    kind: Literal["exit", "error"]
-    text: str
-
-
-def _reports(res: ScanResult) -> list[_Report]:
-    """Every failure the runner or a script reported, in log order."""
-    out = [_Report(n, "exit", "") for n, _, code in res.exit_lines if code != 0]
-    have = {r.line for r in out}
-    out += [_Report(n, "error", t) for n, _, t in res.errors if n not in have]
-    return sorted(out, key=lambda r: r.line)
-
-
-class _Ending:
-    """Whether the log reaches the job's end (job_end.py), read from its tail only when the
-    answer matters, and once."""
-
-    def __init__(self, job: JobLog, spans: list[StepSpan]) -> None:
-        self._job, self._spans = job, spans
-        self._answer: bool | None = None
-
-    def __call__(self) -> bool:
-        if self._answer is None:
-            self._answer = job_complete(self._job, [s.name for s in self._spans])
-        return self._answer
-
-    @property
-    def known(self) -> bool:
-        """Read already, and complete (without reading it now)."""
-        return bool(self._answer)
-
-
-def _tolerated(
-    r: _Report, job: JobLog, spans: list[StepSpan], exits: set[int], complete: _Ending
-) -> bool:
-    """A problem matcher's annotation (`##[error]file:line: ...`) in a step that printed no exit
-    line did not stop that step: when the job went on to run its own steps, it was tolerated.
-    A free-text `##[error]` message (`::error::`, `core.setFailed`) is a statement of failure,
-    and an exit line is never judged tolerated here: a `continue-on-error` step and a failed
-    step followed by `if: always()` steps print the same lines."""
-    span = span_at(spans, r.line)
-    return (
-        r.kind == "error"
-        and _MATCHED.search(r.text) is not None
-        and job.fmt in ("gha", "ghcli")
-        and span_key(span) not in exits
-        and not _CANCELLED.search(r.text)
-        and carried_on(spans, span)
-        and complete()
-    )
-
-
-def _first_failure(
-    job: JobLog, res: ScanResult, spans: list[StepSpan], complete: _Ending
-) -> tuple[_Report | None, list[_Report]]:
-    """The first failure report the job did not carry on after, and those it did."""
-    reports = _reports(res)
-    exits = {span_key(span_at(spans, r.line)) for r in reports if r.kind == "exit"}
-    tolerated: list[_Report] = []
-    for r in reports:
-        if not _tolerated(r, job, spans, exits, complete):
-            return r, tolerated
-        tolerated.append(r)
-    return None, tolerated
-
-
 def analyze(
     job: JobLog, res: ScanResult, hits: list[Hit], assume_failed: bool = False
 ) -> Structure:
     """The job's structure from one scan (module docstring has the failure rule)."""
     spans = steps_of(res)
-    complete = _Ending(job, spans)
-    chosen, carried = _first_failure(job, res, spans, complete)
+    complete = Ending(job, spans)
+    chosen, carried = first_failure(job, res, spans, complete)
     done = complete.known
     if chosen is None and carried and assume_failed:
         # The job is known to have failed: the failure we took for tolerated was the one.
