@@ -534,11 +534,61 @@ def test_d_zig_first_error_beats_the_build_systems_summary(engine, tmp_path):
             ),
             "src/main/java/shop/Cart.java:12: error: cannot find symbol",
         ),
+        (  # tsc: "Found N errors in M files." and its table after the errors
+            (
+                "src/cart.ts:12:5 - error TS2322: Type 'string' is not assignable to type "
+                "'number'.",
+                "src/api.ts:40:10 - error TS2339: Property 'itemz' does not exist on type 'Order'.",
+                "Found 2 errors in 2 files.",
+                "Errors  Files",
+                "     1  src/api.ts:40",
+            ),
+            "src/cart.ts:12:5 - error TS2322",
+        ),
+        (  # mypy: a note between the errors, "Found N errors" after them
+            (
+                "src/app/cart.py:12: error: Incompatible types in assignment (expression has "
+                'type "str", variable has type "int")  [assignment]',
+                'src/app/cart.py:30: note: Revealed type is "builtins.int"',
+                'src/app/api.py:40: error: "Order" has no attribute "itemz"  [attr-defined]',
+                "Found 2 errors in 2 files (checked 14 source files)",
+            ),
+            "src/app/cart.py:12: error: Incompatible types",
+        ),
+        (  # MSBuild: "Build FAILED." then the errors repeated, then the counts
+            (
+                "/src/Shop/Cart.cs(12,20): error CS0029: Cannot implicitly convert type 'string' "
+                "to 'int' [/src/Shop/Shop.csproj]",
+                "/src/Shop/Cart.cs(30,9): warning CS0168: The variable 'ex' is declared but never "
+                "used [/src/Shop/Shop.csproj]",
+                "Build FAILED.",
+                "/src/Shop/Cart.cs(30,9): warning CS0168: The variable 'ex' is declared but never "
+                "used [/src/Shop/Shop.csproj]",
+                "    1 Warning(s)",
+                "    1 Error(s)",
+            ),
+            "/src/Shop/Cart.cs(12,20): error CS0029",
+        ),
+        (  # Python: `raise ... from exc` prints the cause first, the exception it led to last
+            (
+                "Traceback (most recent call last):",
+                '  File "/home/runner/work/app/app/app/db.py", line 10, in connect',
+                "    conn = psycopg2.connect(dsn)",
+                'psycopg2.OperationalError: connection to server at "localhost" (127.0.0.1), '
+                "port 5432 failed: Connection refused",
+                "The above exception was the direct cause of the following exception:",
+                "Traceback (most recent call last):",
+                '  File "/home/runner/work/app/app/app/db.py", line 12, in connect',
+                '    raise MigrationError("cannot open the database") from exc',
+                "app.errors.MigrationError: cannot open the database",
+            ),
+            "psycopg2.OperationalError: connection to server",
+        ),
     ],
 )
 def test_d_the_first_error_beats_the_later_summary(engine, tmp_path, body, first):
     v = one(engine, gha(tmp_path, "make", *body))
-    assert v.category == "compile_error"
+    assert v.decided_by == "pattern"
     assert texts(v)[0].startswith(first)
 
 
