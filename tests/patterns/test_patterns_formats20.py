@@ -92,7 +92,9 @@ def test_a_refused_publish_is_not_a_dependency_problem(classifier, name) -> None
 
 
 @pytest.mark.unit
-@pytest.mark.parametrize("name", ["pip-read-timeout.log", "curl-timeout.log"])
+@pytest.mark.parametrize(
+    "name", ["pip-read-timeout.log", "curl-timeout.log", "npm-socket-timeout.log"]
+)
 def test_a_download_that_timed_out_is_not_a_cancelled_job(classifier, name) -> None:
     (v,) = classifier.classify_path(HERE / name, assume_failed=True)
     assert v.category == "network"
