@@ -5,6 +5,8 @@ Generates N job logs with benchmarks/gen_log.py (1 MB each, one seed per job), w
 one gh file (`<job name>\\t<step name>\\t<timestamp> <line>`, the step column following each
 `##[group]Run` line as gh's does), and times one `repopilot classify --format json` process on
 each input, alternating, median of --runs. Both runs must give the same verdicts per job.
+The CPU seconds of each run (its processes' user + system time) are printed too: on a busy
+machine the wall-clock ratio drifts, the CPU ratio much less.
 
     python benchmarks/bench_ghcli.py [--jobs-in-run 50] [--mb-per-job 1] [--runs 3] [--src DIR]
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -57,21 +60,28 @@ def make_inputs(where: Path, jobs: int, mb: int) -> tuple[Path, list[Path]]:
     return gh, files
 
 
-def classify(paths: list[Path], src: str | None) -> tuple[float, dict]:
+def _cpu() -> float:
+    """CPU seconds of the finished child processes (and the processes they waited for)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def classify(paths: list[Path], src: str | None) -> tuple[float, float, dict]:
+    """(wall seconds, CPU seconds, the JSON output) of one classify process on `paths`."""
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = src
-    t = time.perf_counter()
+    cpu, t = _cpu(), time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "repopilot", "classify", "--format", "json", *map(str, paths)],
         capture_output=True,
         env=env,
         cwd=src or None,
     )
-    took = time.perf_counter() - t
+    took, cpu = time.perf_counter() - t, _cpu() - cpu
     if proc.returncode not in (0, 1):
         raise SystemExit(proc.stderr.decode(errors="replace"))
-    return took, json.loads(proc.stdout)
+    return took, cpu, json.loads(proc.stdout)
 
 
 def _verdicts(results: dict) -> list[tuple]:
@@ -97,18 +107,24 @@ def main() -> None:
         gh, files = make_inputs(where, a.jobs_in_run, a.mb_per_job)
         size = gh.stat().st_size / 1e6
         times: dict[str, list[float]] = {"gh": [], "separate": []}
+        cpus: dict[str, list[float]] = {"gh": [], "separate": []}
         got: dict[str, dict] = {}
         for _ in range(a.runs):
-            t, got["gh"] = classify([gh], a.src)
-            times["gh"].append(t)
-            t, got["separate"] = classify(files, a.src)
-            times["separate"].append(t)
+            for kind, paths in (("gh", [gh]), ("separate", files)):
+                t, cpu, got[kind] = classify(paths, a.src)
+                times[kind].append(t)
+                cpus[kind].append(cpu)
         same = _verdicts(got["gh"]) == _verdicts(got["separate"])
         gh_t, sep_t = statistics.median(times["gh"]), statistics.median(times["separate"])
+        gh_c, sep_c = statistics.median(cpus["gh"]), statistics.median(cpus["separate"])
+        ratios = sorted(g / s for g, s in zip(times["gh"], times["separate"], strict=True))
         print(f"{a.jobs_in_run} jobs, gh file {size:.1f} MB; code: {a.src or 'installed'}")
-        print(f"  gh file:        {gh_t:6.2f} s  {size / gh_t:6.1f} MB/s  {times['gh']}")
-        print(f"  separate files: {sep_t:6.2f} s  {size / sep_t:6.1f} MB/s  {times['separate']}")
-        print(f"  gh / separate:  {gh_t / sep_t:.2f}  (same verdicts and evidence: {same})")
+        for kind, t, c in (("gh file", gh_t, gh_c), ("separate files", sep_t, sep_c)):
+            runs = ", ".join(f"{x:.2f}" for x in times["gh" if kind == "gh file" else "separate"])
+            print(f"  {kind + ':':15} {t:6.2f} s  {size / t:6.1f} MB/s  cpu {c:5.2f} s  [{runs}]")
+        spread = ", ".join(f"{r:.2f}" for r in ratios)
+        print(f"  gh / separate:  {gh_t / sep_t:.2f}  (per run: {spread}; cpu {gh_c / sep_c:.2f})")
+        print(f"  same verdicts and evidence: {same}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from repopilot.commands.base_log import add_argument as add_base_log
 from repopilot.commands.base_log import use_base_log
 from repopilot.commands.textout import use_colour, verdict_lines
+from repopilot.engine import gh_ahead
 from repopilot.engine.classify import Classifier
 from repopilot.engine.fanout import classify_jobs, processes
 from repopilot.engine.library.layers import add_layer_options, library_from
@@ -62,15 +63,20 @@ def load_classifier(
 
 
 def classify_all(
-    classifier: Classifier, paths: list[str], assume_failed: bool = False, jobs: int | None = None
+    classifier: Classifier,
+    paths: list[str],
+    assume_failed: bool = False,
+    jobs: int | None = None,
+    ahead: gh_ahead.Ahead | None = None,
 ) -> list[Verdict]:
     """Every log's verdicts, in order; several logs on several cores (engine/fanout.py), with
-    the same results as one by one. Standard input is read in this process."""
+    the same results as one by one. Standard input is read in this process. `ahead`: large gh
+    files already being split (`gh_ahead.start`)."""
     jobs = processes(paths, jobs)
     if jobs > 1:
         classifier.scanner.prepare()  # built once, before the workers fork: they share it
     try:
-        return classify_jobs(lambda j: classifier.classify(j, assume_failed), paths, jobs)
+        return classify_jobs(lambda j: classifier.classify(j, assume_failed), paths, jobs, ahead)
     except LogError as exc:
         raise UsageError(str(exc)) from None
 
@@ -78,9 +84,11 @@ def classify_all(
 def run(args: argparse.Namespace, settings: Settings) -> int:
     layers = args.patterns or ()
     engine = settings.engine
+    # large gh files are split on the other cores while the library loads (engine/gh_ahead.py)
+    ahead = gh_ahead.start(args.paths, processes(args.paths, args.jobs))
     classifier = load_classifier(engine.patterns, layers, not args.no_builtin, engine)
     use_base_log(classifier, args.base_log)
-    verdicts = classify_all(classifier, args.paths, args.assume_failed, args.jobs)
+    verdicts = classify_all(classifier, args.paths, args.assume_failed, args.jobs, ahead)
     for v in verdicts:
         for pid in v.timeouts:
             print(

@@ -11,8 +11,9 @@ the same as classifying the logs one by one, including which input error stops t
 Where fork is not there (or one core, or one log) the logs are classified one by one.
 
 `classify_jobs` shares out jobs rather than files: the parent opens every log first (a
-`gh run view --log` file is split into its jobs there, logs/gh_split.py), then each job is a unit
-of work, so the jobs of one gh file are classified on several cores. Opening a log registers the
+`gh run view --log` file is split into its jobs there, logs/gh_split.py; a large one in pieces on
+every core, engine/gh_ahead.py, started by the caller as early as it can), then each job is a
+unit of work, so the jobs of one gh file are classified on several cores. Opening a log registers the
 mask values the split read (as it does one by one, before the log's first job): each unit carries
 them, a worker registers them before classifying it, and the order check counts them before it.
 """
@@ -24,6 +25,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from repopilot.engine import gh_ahead
 from repopilot.engine.match import fork_pipe
 from repopilot.errors import LogError
 from repopilot.logs.reader import JobLog, open_logs
@@ -94,20 +96,26 @@ def classify_many(
 
 
 def classify_jobs(
-    classify: Callable[[JobLog], Verdict], paths: list[str], jobs: int | None = None
+    classify: Callable[[JobLog], Verdict],
+    paths: list[str],
+    jobs: int | None = None,
+    ahead: gh_ahead.Ahead | None = None,
 ) -> list[Verdict]:
     """`classify(job)` for every job of every path (logs/reader.py `open_logs`), in order, the
-    jobs shared out over `jobs` processes; a LogError is raised where the loop would raise it."""
+    jobs shared out over `jobs` processes; a LogError is raised where the loop would raise it.
+    `ahead`: the large gh files among `paths` already being split in pieces (`gh_ahead.start`
+    with the same `paths` and `processes(paths, jobs)`); None: they are started here."""
     jobs = processes(paths, jobs)
     if jobs < 2:
         return [classify(j) for p in paths for j in open_logs(p)]
+    ahead = ahead if ahead is not None else gh_ahead.start(paths, jobs)
     initial = registered_masks()
     units: list[_Unit] = []
     error = None
     for path in paths:
         before = registered_masks()
         try:
-            logs = open_logs(path)
+            logs = open_logs(path, joined=ahead.take(path))
         except LogError as exc:  # raised at its place, after the jobs before it
             error = str(exc)
             break
@@ -116,6 +124,7 @@ def classify_jobs(
             _Unit(functools.partial(_one, classify, j), _job_size(j, path, len(logs)), opened)
             for j in logs
         )
+    ahead.close()
     # the workers and the parent's own share start from what one process had before the first log
     forget_masks()
     remember_values(initial)

@@ -27,7 +27,7 @@ _TS = rb"(?:\xef\xbb\xbf)?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
 # The timestamp column may carry the BOM a step's (or, under `UNKNOWN STEP`, the whole job's) log
 # file starts with: gh copies each file's first line as it is.
 GHCLI = re.compile(rb"^\xef?\xbb?\xbf?([^\t\n]*)\t([^\t\n]*)\t" + _TS)
-_GHCLI_AT = re.compile(rb"\xef?\xbb?\xbf?([^\t\n]*)\t([^\t\n]*)\t" + _TS)  # at a given offset
+GHCLI_AT = re.compile(rb"\xef?\xbb?\xbf?([^\t\n]*)\t([^\t\n]*)\t" + _TS)  # at a given offset
 MAX_PREFIX = 8 << 20  # bytes of lines before the first gh line (each job keeps them)
 
 
@@ -49,11 +49,39 @@ class GhJob:
     name: str
     spool: str
     steps: tuple[tuple[int, str], ...]  # (line, step name), ascending
+    step_offsets: tuple[int, ...]  # where each step's first line starts in the spool
     runs: tuple[LineRun, ...]  # ascending, the first at offset 0; never empty
+    last_own: int  # the number of the spool's last line (the job's last in the file)
     newlines: int  # the gh file's LFs: its last line is this, or one more (`blank_tail`)
     # the file's last line has no LF and is another job's: blank, it is still a line of this
     # job's view (its reader adds it)
     blank_tail: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PieceJob:
+    """One job's lines in one piece of a gh file (a byte range cut at a gh line): its spool,
+    runs and steps numbered from the piece's first line (1)."""
+
+    name: str
+    spool: str
+    steps: tuple[tuple[int, str], ...]
+    step_offsets: tuple[int, ...]
+    runs: tuple[LineRun, ...]
+    size: int  # the spool's bytes
+    next_line: int  # the piece line that would continue its last run
+    step: str  # its last step's name
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """What splitting one piece of a gh file found (pickled from a forked worker)."""
+
+    jobs: tuple[PieceJob, ...]  # in the order they first appear
+    newlines: int  # the piece's LFs
+    tail_owner: str | None  # the job its unterminated last line went to (None: it ends with LF)
+    prefix: bytes  # the lines before the first gh line (only the first piece has any)
+    masks: tuple[str, ...] = ()  # its `::add-mask::` lines, in order (when asked to collect them)
 
 
 @dataclass(slots=True)
@@ -63,17 +91,21 @@ class _Out:
     next_line: int = 0  # the file line that continues the spool's last run (0: none yet)
     step: str | None = None
     steps: list[tuple[int, str]] = field(default_factory=list)
+    step_offsets: list[int] = field(default_factory=list)
     runs: list[LineRun] = field(default_factory=list)
 
 
-def _run_end(prefix: bytes) -> re.Pattern[bytes]:
-    """The first LF after which a line is not `prefix` + a timestamp (the run's last line's end)."""
-    return re.compile(rb"\n(?!" + re.escape(prefix) + _TS + rb")")
+# A run of one job's lines of one step, from its first line's job column: the two columns
+# (group `p`) and a timestamp on each line. One pattern for every run (a backreference), not
+# one compiled per job and step.
+_RUN = re.compile(
+    rb"(?P<p>[^\t\n]*\t[^\t\n]*\t)" + _TS + rb"[^\n]*(?:\n(?=(?P=p)" + _TS + rb")[^\n]*)*\n?"
+)
 
 
 class _Splitter:
-    def __init__(self, where: str):
-        self.where = where
+    def __init__(self, where: str, tag: str = ""):
+        self.where, self.tag = where, tag
         self.jobs: dict[str, _Out] = {}
         self.newlines = 0  # in the input so far
         self.active: str | None = None  # the job continuation lines belong to
@@ -84,7 +116,7 @@ class _Splitter:
     def _out(self, name: str) -> _Out:
         out = self.jobs.get(name)
         if out is None:
-            path = os.path.join(self.where, f"job-{len(self.jobs)}.log")
+            path = os.path.join(self.where, f"{self.tag}job-{len(self.jobs)}.log")
             out = self.jobs[name] = _Out(open(path, "wb"))  # noqa: SIM115  (closed in `done`)
             if self.prefix:  # lines 1.. of every job's view
                 out.runs.append(LineRun(0, 1))
@@ -111,7 +143,7 @@ class _Splitter:
         pos, n = 0, len(data)
         self.tail_owner = None
         while pos < n:
-            m = _GHCLI_AT.match(data, pos)
+            m = GHCLI_AT.match(data, pos)
             if m is None:  # a continuation line: the active job's (every job's before the first)
                 end = data.find(b"\n", pos)
                 end = n if end < 0 else end + 1
@@ -125,9 +157,9 @@ class _Splitter:
                     self.newlines += self._write(self.jobs[self.active], data[pos:end])
                 pos = end
                 continue
+            run = _RUN.match(data, m.start(1))
+            stop = run.end() if run is not None else n  # (it matches: m did)
             prefix = data[m.start(1) : m.end(2) + 1]
-            after = _run_end(prefix).search(data, m.end())
-            stop = n if after is None else after.start() + 1
             body = data[m.end(2) + 1 : stop].replace(b"\n" + prefix, b"\n")
             name = m.group(1).decode("utf-8", "replace")
             step = m.group(2).decode("utf-8", "replace")
@@ -135,6 +167,7 @@ class _Splitter:
             if step != out.step:
                 out.step = step
                 out.steps.append((self.newlines + 1, step))
+                out.step_offsets.append(out.size)
             self.active = name
             self.newlines += self._write(out, body)
             pos = stop
@@ -142,36 +175,46 @@ class _Splitter:
             self.tail_owner = self.active or ""
         return True
 
-    def done(self) -> list[GhJob]:
-        got = []
+    def piece(self, masks: tuple[str, ...] = ()) -> Piece:
+        jobs = []
         for name, out in self.jobs.items():
             out.file.close()
-            blank = self.tail_owner is not None and self.tail_owner != name
             spool: str = out.file.name  # type: ignore[assignment]
-            got.append(GhJob(name, spool, tuple(out.steps), tuple(out.runs), self.newlines, blank))
-        return got
+            steps, at, runs = tuple(out.steps), tuple(out.step_offsets), tuple(out.runs)
+            jobs.append(
+                PieceJob(name, spool, steps, at, runs, out.size, out.next_line, out.step or "")
+            )
+        return Piece(tuple(jobs), self.newlines, self.tail_owner, b"".join(self.prefix), masks)
 
     def close(self) -> None:
         for out in self.jobs.values():
             out.file.close()
 
 
-def split(chunks: Iterable[bytes]) -> list[GhJob] | None:
-    """The jobs of a gh file given as chunks of whole lines, in the order they first appear;
-    None when it has no gh line (or too much before the first one to copy into every job)."""
-    where = tempfile.mkdtemp(prefix="repopilot-gh-")
-    atexit.register(_remove, where, os.getpid())
-    splitter = _Splitter(where)
+def split_piece(
+    chunks: Iterable[bytes], where: str, tag: str = "", masks: list[str] | None = None
+) -> Piece | None:
+    """The jobs of a gh file (or of one piece of it, cut at a gh line) given as chunks of whole
+    lines, their spools written in `where` (names starting with `tag`); None when there are too
+    many lines before the first gh line to copy into every job. `masks`: a list the chunks'
+    producer fills with the piece's `::add-mask::` lines, carried in the Piece."""
+    splitter = _Splitter(where, tag)
     try:
         for data in chunks:
             if not splitter.feed(data):
                 splitter.close()
                 return None
-        got = splitter.done()
+        return splitter.piece(tuple(masks or ()))
     except BaseException:
         splitter.close()
         raise
-    return got or None
+
+
+def spool_dir() -> str:
+    """A new directory for spools, removed when this process exits."""
+    where = tempfile.mkdtemp(prefix="repopilot-gh-")
+    atexit.register(_remove, where, os.getpid())
+    return where
 
 
 def _remove(where: str, pid: int) -> None:

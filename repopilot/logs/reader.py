@@ -31,8 +31,9 @@ from typing import Any, BinaryIO, cast
 from repopilot.errors import LogError
 from repopilot.logs import go_test_json
 from repopilot.logs.archive import ZipLimits, zip_jobs
+from repopilot.logs.gh_pieces import Joined, join
 from repopilot.logs.gh_split import GHCLI as _GHCLI
-from repopilot.logs.gh_split import GhJob, split
+from repopilot.logs.gh_split import GhJob, Piece, split_piece, spool_dir
 from repopilot.logs.textnorm import MAX_LINE, display
 from repopilot.safety.masks import remember_masks
 
@@ -147,8 +148,11 @@ def _real_path(path: str, where: str) -> str:
     return path
 
 
-def open_logs(path: str, limits: ZipLimits | None = None) -> list[JobLog]:
-    """Every job log in `path` (a file, a run zip, or `-` for stdin)."""
+def open_logs(
+    path: str, limits: ZipLimits | None = None, joined: Joined | None = None
+) -> list[JobLog]:
+    """Every job log in `path` (a file, a run zip, or `-` for stdin). `joined`: the jobs of
+    `path`, a gh file, as its pieces were split on other cores (engine/gh_ahead.py)."""
     where = "<stdin>" if path == "-" else path
     real = _real_path(path, where)
     try:
@@ -162,7 +166,7 @@ def open_logs(path: str, limits: ZipLimits | None = None) -> list[JobLog]:
             raise LogError(f"{where}: zip holds no job logs (*.txt)")
         return [_job(op, src, name) for src, name, op in jobs]
     plain = None if magic.startswith(b"\x1f\x8b") else real
-    return _split_ghcli(_job(_file_opener(real), where, where, plain))
+    return _split_ghcli(_job(_file_opener(real), where, where, plain), joined)
 
 
 def _job(opener: Callable[[], BinaryIO], source: str, name: str, path: str | None = None) -> JobLog:
@@ -171,12 +175,20 @@ def _job(opener: Callable[[], BinaryIO], source: str, name: str, path: str | Non
     return JobLog(source, name, opener, _detect(head), path=path)
 
 
-def _split_ghcli(job: JobLog) -> list[JobLog]:
+def _split_ghcli(job: JobLog, joined: Joined | None) -> list[JobLog]:
     """`gh run view --log` holds every job of a run: one JobLog per job column value, each
-    reading its own spool written in one pass over the file (logs/gh_split.py)."""
+    reading its own spool written in one pass over the file (logs/gh_split.py), or as pieces
+    of the file split on other cores made them (`joined`: the same jobs)."""
     if job.fmt != "ghcli":
         return [job]
-    jobs = split(_gh_chunks(job))
+    if joined is not None:
+        for line in joined.masks:  # as the one pass would have registered them
+            remember_masks(line)
+        jobs: list[GhJob] | None = list(joined.jobs)
+    else:
+        where = spool_dir()
+        piece = split_piece(_gh_chunks(job), where)
+        jobs = None if piece is None else join([piece], where)
     if jobs is None:  # no gh line after all: read as it is, as before
         return [job]
     if len(jobs) == 1:  # one job: keep the source, name it by its column
@@ -197,6 +209,29 @@ def _gh_chunks(job: JobLog) -> Iterator[bytes]:
             data = go_test_json.decode(data)
             _register_masks(data)
             yield data
+
+
+def gh_piece(path: str, where: str, tag: str, at: tuple[int, int]) -> Piece | None:
+    """Bytes `at` = (start, stop) of the plain gh file `path`, a piece cut at a gh line (see
+    logs/gh_pieces.py `bounds`), split as `_gh_chunks` feeds the whole file; its `::add-mask::`
+    lines are kept in the Piece, not registered (the process reading the log does that)."""
+    masks: list[str] = []
+    start, stop = at
+    with open(path, "rb") as f:
+        f.seek(start)
+        stream = io.BufferedReader(_Limit(f, stop - start), CHUNK)
+        chunks = (_masks_in(go_test_json.decode(d), masks) for _, d in _raw_chunks(stream, path))
+        return split_piece(chunks, where, tag, masks)
+
+
+def gh_file(path: str) -> bool:
+    """Whether `path` is a plain (uncompressed) file that reads as `gh run view --log` output."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return False
+    return not head.startswith((b"\x1f\x8b", b"PK")) and _detect(head) == "ghcli"
 
 
 # ---------------------------------------------------------------- reading
@@ -312,14 +347,11 @@ def _ghcli_rewrite(data: bytes, first_line: int, state: list, keep: str | None) 
     return Chunk(first_line, 0, text, steps)
 
 
-def _steps_in(steps: tuple[tuple[int, str], ...], first: int, data: bytes) -> list:
-    """The steps of a split gh job that start on the lines of `data` (whose first is `first`)."""
-    lo = bisect.bisect_left(steps, (first,))
-    if lo == len(steps) or steps[lo][0] > first + len(data):
-        return []
-    last = first + _newlines(data)  # (a line past the chunk when it ends with its LF: no step)
-    hi = bisect.bisect_left(steps, (last + (0 if data.endswith(b"\n") else 1),), lo)
-    return list(steps[lo:hi])
+def _steps_in(gh: GhJob, offset: int, data: bytes) -> list:
+    """The steps of a split gh job that start on the lines of `data`, read at spool `offset`."""
+    lo = bisect.bisect_left(gh.step_offsets, offset)
+    hi = bisect.bisect_left(gh.step_offsets, offset + len(data), lo)
+    return list(gh.steps[lo:hi])
 
 
 def _raw(stream: BinaryIO) -> io.RawIOBase:
@@ -369,6 +401,13 @@ def _register_masks(data: bytes) -> None:
         remember_masks(m.group(0).decode("utf-8", "replace"))
 
 
+def _masks_in(data: bytes, into: list[str]) -> bytes:
+    """`data`, its `::add-mask::` lines added to `into` (what `_register_masks` registers)."""
+    if _mask_hint().search(data) is not None:
+        into.extend(m.group(0).decode("utf-8", "replace") for m in _ADD_MASK.finditer(data))
+    return data
+
+
 def _seek(stream: BinaryIO, offset: int, where: str) -> None:
     """Move to `offset`: a zip member's stream cannot seek, so it is read up to there."""
     if stream.seekable():
@@ -416,7 +455,8 @@ def iter_chunks(
         if stop is not None:
             stream = io.BufferedReader(_Limit(stream, stop - offset0), CHUNK)
         if job.gh is not None:  # (split and decoded already: the gh columns are gone)
-            view = _GhView(job.gh, blanks, not reread)
+            # (its masks too: the split read the whole file, registering every job's values)
+            view = _GhView(job.gh, blanks)
             yield from view.chunks(_raw_chunks(stream, job.source), offset0, line)
             return
         for offset, data in _raw_chunks(stream, job.source):
@@ -448,8 +488,8 @@ class _GhView:
     chunks, at most CHUNK lines each; without, only the view's last line does (so a scan knows
     where the log ends). A blank chunk's offset is where the spool goes on: not an anchor."""
 
-    def __init__(self, gh: GhJob, blanks: bool, masks: bool):
-        self.gh, self.blanks, self.masks = gh, blanks, masks
+    def __init__(self, gh: GhJob, blanks: bool):
+        self.gh, self.blanks = gh, blanks
         self.starts = [r.offset for r in gh.runs]
 
     def chunks(self, raw: Iterator[tuple[int, bytes]], offset0: int, line: int) -> Iterator[Chunk]:
@@ -468,9 +508,9 @@ class _GhView:
                 cut = len(data) if nxt == len(runs) else min(len(data), starts[nxt] - offset)
                 if cut > pos:
                     piece = data if cut - pos == len(data) else data[pos:cut]
-                    chunk = Chunk(line, offset + pos, piece, _steps_in(self.gh.steps, line, piece))
-                    if self.masks:
-                        _register_masks(piece)
+                    chunk = Chunk(
+                        line, offset + pos, piece, _steps_in(self.gh, offset + pos, piece)
+                    )
                     yield chunk
                     n = chunk.n_newlines
                     line += n if n is not None else _newlines(piece)

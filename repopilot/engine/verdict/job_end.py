@@ -30,7 +30,8 @@ def tail(job: JobLog, n: int = TAIL_LINES) -> list[str]:
             data = b""
         last.extend(ln for ln in data.split(b"\n")[1:] if ln.strip())
         return [display(b) for b in last]
-    for chunk in iter_chunks(job, gha_steps=False, reread=True):
+    # (blanks=False: one job of a gh file without the other jobs' lines, blank in its view)
+    for chunk in iter_chunks(job, gha_steps=False, reread=True, blanks=False):
         last.extend(last_nonblank(chunk.data, n))
     return [display(b) for b in last]
 

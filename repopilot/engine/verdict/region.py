@@ -41,14 +41,19 @@ def read_raw(
     when that splits fewer."""
     out: list[bytes] = []
     size = _size(job) if last > 0 else None
+    if job.gh is not None:  # one job of a gh file: its spool ends at its own last line
+        last = job.gh.last_own
     for chunk in iter_chunks(job, anchor, gha_steps=False, reread=True):
         first, data = chunk.first_line, chunk.data
         if first > hi:
             return out, False
-        if size == chunk.offset + len(data) and last - lo < hi - first:
+        if size == chunk.offset + len(data) and first <= last and last - lo < hi - first:
             start = max(lo, first)
             _keep(out, _from_end(data, start, last)[: hi - start + 1], 0)
-            return out, hi >= last
+            if job.gh is None or hi <= last:
+                return out, hi >= last
+            lo = max(lo, last + 1)  # a gh job's view goes on: the other jobs' lines, blank
+            continue
         want = hi - first + 1
         parts = data.split(b"\n", want)
         if len(parts) > want:  # line `hi` ends inside this chunk: the rest is not split
@@ -65,11 +70,13 @@ def read_raw(
 
 
 def _size(job: JobLog) -> int | None:
-    """The size of a plain file the reader yields as it is (not a gh log it rewrites)."""
-    if job.path is None or job.fmt == "ghcli":
+    """The size of a plain file the reader yields as it is (not a gh log it rewrites; the spool
+    of a split gh job)."""
+    path = job.gh.spool if job.gh is not None else job.path
+    if path is None or (job.fmt == "ghcli" and job.gh is None):
         return None
     try:
-        return os.path.getsize(job.path)
+        return os.path.getsize(path)
     except OSError:
         return None
 
