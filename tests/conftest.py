@@ -34,6 +34,12 @@ from repopilot.engine.classify import Classifier
 from repopilot.engine.library.loader import Pattern, load_library
 from repopilot.logs.reader import JobLog
 from repopilot.records import Verdict
+from tests import xdist_groups
+from tests.xdist_groups import (  # noqa: F401  (xdist hooks, registered from this namespace)
+    pytest_configure_node,
+    pytest_unconfigure,
+    pytest_xdist_make_scheduler,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PATTERNS = ROOT / "patterns"
@@ -52,7 +58,10 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     no `-n` was given; `-p no:xdist` or `-n0` run in one process (pyproject.toml's addopts holds no
     xdist option, which pytest would refuse without the plugin)."""
     if hasattr(config, "workerinput"):
-        return  # an xdist worker: it must never start workers of its own
+        # an xdist worker: it must never start workers of its own; it groups tests as the
+        # controller schedules them (tests/xdist_groups.py)
+        xdist_groups.worker_mode(config)
+        return
     if getattr(config.option, "numprocesses", 0) is None:
         config.option.numprocesses = "auto"
         if config.option.dist == "no":
@@ -80,6 +89,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         # quick unit tests last, so no long test starts on one worker while the other runs dry
         # (stable: file order within a kind; every worker sorts the same way)
         items.sort(key=lambda item: KINDS[::-1].index(_kind(item) or "integration"))
+        xdist_groups.record(config, items)
     if unmarked:
         warnings.warn(
             "no unit/integration/corpus mark (run as integration): " + ", ".join(sorted(unmarked)),

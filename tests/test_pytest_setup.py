@@ -15,8 +15,10 @@ from tests.paths import REPO_ROOT
 pytestmark = pytest.mark.integration
 
 
-def _pytest(*args: str, cwd: Path = REPO_ROOT) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+def _pytest(
+    *args: str, cwd: Path = REPO_ROOT, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")} | (env or {})
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
         cwd=cwd,
@@ -61,3 +63,39 @@ def test_ci_run_installs_only_when_something_changed() -> None:
     assert install_lines and all(ln.startswith(" ") for ln in install_lines), (
         "every pip install sits inside the stamp check"
     )
+
+
+def test_the_tests_of_one_xdist_group_run_on_one_worker(tmp_path: Path) -> None:
+    """The corpus tests share one worker (tests/xdist_groups.py): with the default `-n auto`,
+    which tests/conftest.py turns into `--dist loadgroup`, on pytest 9.2."""
+    (tmp_path / "conftest.py").write_text(
+        "import pytest\n"
+        "from tests.conftest import (pytest_cmdline_main, pytest_collection_modifyitems,\n"
+        "    pytest_configure_node, pytest_unconfigure, pytest_xdist_make_scheduler)\n\n\n"
+        "@pytest.fixture\n"
+        "def corpus_classifier():\n"
+        "    return None\n"
+    )
+    (tmp_path / "test_groups.py").write_text(
+        "import os\nfrom pathlib import Path\n\nimport pytest\n\npytestmark = pytest.mark.unit\n"
+        "OUT = Path(__file__).parent\n\n\n"
+        "@pytest.mark.parametrize('k', range(6))\n"
+        "def test_grouped(k, corpus_classifier):\n"
+        "    (OUT / f'grouped-{k}').write_text(os.environ['PYTEST_XDIST_WORKER'])\n\n\n"
+        "@pytest.mark.parametrize('k', range(6))\n"
+        "def test_spread(k):\n"
+        "    (OUT / f'spread-{k}').write_text(os.environ['PYTEST_XDIST_WORKER'])\n"
+    )
+    run = _pytest(
+        "-c",
+        str(REPO_ROOT / "pyproject.toml"),
+        "--rootdir",
+        str(tmp_path),
+        str(tmp_path),
+        env={"PYTEST_XDIST_AUTO_NUM_WORKERS": "2"},
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    grouped = {(tmp_path / f"grouped-{k}").read_text() for k in range(6)}
+    every = grouped | {(tmp_path / f"spread-{k}").read_text() for k in range(6)}
+    assert len(every) == 2, "the run had two workers"
+    assert len(grouped) == 1, "the grouped tests ran on one worker"
