@@ -98,9 +98,9 @@ class _Out:
 # A run of one job's lines of one step, from its first line's job column: the two columns
 # (group `p`) and a timestamp on each line. One pattern for every run (a backreference), not
 # one compiled per job and step.
-_RUN = re.compile(
-    rb"(?P<p>[^\t\n]*\t[^\t\n]*\t)" + _TS + rb"[^\n]*(?:\n(?=(?P=p)" + _TS + rb")[^\n]*)*\n?"
-)
+# (`.*` stops at an LF; a line that starts with the columns but no timestamp is given back and
+# ends the run, its LF taken by `\n?`)
+_RUN = re.compile(rb"(?P<p>[^\t\n]*\t[^\t\n]*\t)" + _TS + rb".*(?:\n(?P=p)" + _TS + rb".*)*\n?")
 
 
 class _Splitter:

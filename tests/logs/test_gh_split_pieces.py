@@ -15,7 +15,15 @@ from repopilot.logs.gh_pieces import Joined, bounds, joined
 from repopilot.logs.gh_split import GHCLI_AT, spool_dir
 from repopilot.logs.reader import JobLog, gh_piece, iter_chunks, open_logs
 from repopilot.safety.masks import forget_masks, registered_masks
-from tests.logs.test_gh_split import GH_FIXTURES, SHAPES, TS, _gh, _read, _whole_file_reads
+from tests.logs.test_gh_split import (
+    GH_FIXTURES,
+    SHAPES,
+    TS,
+    _gh,
+    _read,
+    _same_reads,
+    _whole_file_reads,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -167,3 +175,22 @@ def test_shapes_classify_as_the_whole_file_read(tmp_path: Path, name: str):
         got, want = classifier.classify(split), classifier.classify(whole)
         assert got == want
         assert [(e.line, e.text) for e in got.context] == [(e.line, e.text) for e in want.context]
+
+
+def test_a_line_with_the_columns_but_no_timestamp_continues_the_job_as_it_is(tmp_path: Path):
+    text = "\n".join(
+        [
+            _gh("a", "s", "one"),
+            "a\ts\tno timestamp: not a gh line",
+            _gh("a", "s", "two"),
+            _gh("b", "s", "three"),
+            "b\ts\t",
+            _gh("a", "s", "error: four"),
+        ]
+    )
+    path = tmp_path / "run.log"
+    path.write_text(text + "\n", encoding="utf-8")
+    _same_reads(path)
+    jobs = _same_jobs(path, _cuts_at_every_gh_line(path))
+    assert jobs[0].gh is not None
+    assert b"a\ts\tno timestamp" in Path(jobs[0].gh.spool).read_bytes()
