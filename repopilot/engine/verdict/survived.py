@@ -16,7 +16,8 @@ what the tools print, none from a project:
   command that failed unhandled ends the step, so an error followed by further commands was
   handled by the script.
 - **Far** (`survived`): a group's last hit is FAR lines or more before the failure was reported,
-  and an error-looking line within the fallback's window at the step's end is nearer.
+  and an error-looking line within the fallback's window at the step's end is nearer. Never for
+  a crash, an out-of-memory kill or a timeout (`ENDS_PROGRAM`): the program did not go on.
 
 Neither rule judges the tools that report every finding and fail at the end (tests, compilers,
 linters, type checkers): their first finding is a cause however much output follows it, and a
@@ -45,6 +46,12 @@ MAX_GROUPS = 8  # hit groups judged per verdict (the latest ones)
 # Categories whose tools report every finding, then fail (a test run, a compiler, a linter):
 # an early finding is not survived because the report went on.
 REPORTING = frozenset({"test_failure", "compile_error", "lint_format", "type_check"})
+
+# A crash, an out-of-memory kill or a timeout ends the program that printed it (Go's test binary
+# prints `panic: test timed out` then every goroutine's stack, often thousands of lines, before
+# `FAIL pkg`; a JVM's OutOfMemoryError before the build's summary): however far before the
+# failure's report, what follows it reports it. Not judged "far".
+ENDS_PROGRAM = frozenset({"crash_segfault", "oom_disk", "timeout_cancelled"})
 
 # Ansible's default callback: a task's failed result, then `...ignoring` for `ignore_errors`;
 # the next banner (`TASK [...]`, `RUNNING HANDLER [...]`, `PLAY [...]`, `PLAY RECAP`) ends it.
@@ -123,7 +130,8 @@ def survived(
         )
         if h.pattern.spec.category in REPORTING or not later:
             continue
-        if _far(h, later, focus) or _went_on(h.line, later, focus, read):
+        far = h.pattern.spec.category not in ENDS_PROGRAM and _far(h, later, focus)
+        if far or _went_on(h.line, later, focus, read):
             out.add(h.pattern.id)
     return out
 
