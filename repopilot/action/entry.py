@@ -32,7 +32,7 @@ from repopilot.action.result_file import load as load_result
 from repopilot.action.result_file import save as save_result
 from repopilot.action.verify import report_failed_fix, tests_a_fix
 from repopilot.comment import markdown as md
-from repopilot.comment.origin import origin_cell
+from repopilot.comment.origin import is_guess, origin_cell, told
 from repopilot.errors import PatternError
 from repopilot.github.client import describe_api_error
 from repopilot.github.events import (
@@ -371,14 +371,24 @@ def _outputs(found: RunResult) -> dict[str, str]:
         "decided-by": first.verdict.decided_by if first else "",
         "comment-url": "",
         "proposal-id": first.proposal.id if first and first.proposal else "",
-        "origin": first.origin.origin if first and first.origin else "",
+        "origin": _told(first),
     }
+
+
+def _told(result: TriageResult | None) -> str:
+    """The origin as the comment and its marker tell it: on a guessed category, `this_pr` and
+    `infra` are undetermined (comment/origin.py `told`), so the output blames no one either."""
+    if result is None:
+        return ""
+    origin = told(result.origin, is_guess(result.verdict))
+    return origin.origin if origin is not None else ""
 
 
 def _job_table(found: RunResult) -> str:
     rows = ["| Job | Category | Decided by | Origin | Title |", "|---|---|---|---|---|"]
     for job in found.jobs:
-        v, origin = job.result.verdict, origin_cell(job.result.origin)
+        v = job.result.verdict
+        origin = origin_cell(told(job.result.origin, is_guess(v)))  # as the comment tells it
         # job names and titles are attacker text (a fork's workflow names its jobs): cleaned,
         # redacted and made inert like log lines (docs/THREAT_MODEL.md §19)
         title = md.cell(clean_for_model(v.title).text, 200)
