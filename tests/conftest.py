@@ -16,8 +16,9 @@ Fixtures here, for any test file:
 - `corpus_classifier`: the real classifier for ../shared/corpus, each job classified once per
   session and remembered; `corpus_classify` is its `classify_path` (`Path -> list[Verdict]`, as
   `repopilot.engine.measure.evaluate` takes).
-The tests that use `corpus_classifier` run on one xdist worker (group "corpus"), so the corpus is
-classified once; other corpus tests are spread like any test.
+The tests that use `corpus_classifier` run on one xdist worker (group "corpus", carried to the
+scheduler by tests/xdist_groups.py), so the corpus is classified once; other corpus tests are
+spread like any test. Workers take the corpus, then the integration, then the unit tests.
 """
 
 from __future__ import annotations
