@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import cast
 
-from repopilot.engine.verdict.line_score import Line, score, starts_command
+from repopilot.engine.verdict.line_score import Line, command_starts, score
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.evidence.runners import alternation, entries, runner_exit
 from repopilot.evidence.signals import NOISE
@@ -99,7 +99,7 @@ def _worded(block: list[tuple[float, Line]]) -> bool:
 
 
 def _command_between(lines: list[Line], lo: int, hi: int) -> bool:
-    return any(lo < ln.number < hi and starts_command(ln.text) for ln in lines)
+    return any(lo < n < hi for n in command_starts(lines))
 
 
 # The runner's own bookkeeping between a command's output and its exit line (Travis's folds

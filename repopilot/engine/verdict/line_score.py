@@ -11,6 +11,7 @@ hundreds of lines per verdict.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from repopilot.engine.verdict.passing import is_passing_test
@@ -91,6 +92,29 @@ def is_aside(text: str) -> bool:
 def starts_command(text: str) -> bool:
     """Whether display line `text` echoes a command that the script starts."""
     return _COMMAND.match(body(text)) is not None
+
+
+# Windows PowerShell's error record (its NormalView, learn.microsoft.com about_Error_Handling):
+# `At <script>:<line> char:<column>` (or `At line:<n> char:<column>`), then the code line that
+# failed and a caret line under it, each after `+ `. They quote the command that failed, printed
+# after its error: no command that started later.
+_PS_POSITION = re.compile(r"^At (?:line:\d+|\S.*:\d+) char:\d+$")
+
+
+def command_starts(lines: Iterable[Line]) -> Iterator[int]:
+    """The numbers of the lines that start a command (`starts_command`), in order, except an
+    error record's quoted code and caret lines after its `At ... char:N` position."""
+    quoting = False
+    for ln in lines:
+        t = body(ln.text)
+        if _PS_POSITION.match(t.strip()):
+            quoting = True
+            continue
+        if quoting and t.startswith("+ "):
+            continue
+        quoting = False
+        if _COMMAND.match(t) is not None:
+            yield ln.number
 
 
 def says_wrapper(text: str) -> bool:

@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 
 from repopilot.engine.match.scan_result import Hit, ScanResult
 from repopilot.engine.verdict.fallback import LOOKBACK, MIN_SCORE
-from repopilot.engine.verdict.line_score import Line, says_wrapper, score, starts_command
+from repopilot.engine.verdict.line_score import Line, command_starts, says_wrapper, score
 from repopilot.logs.textnorm import body
 
 FAR = 1000  # lines between a hit and the failure's report beyond which it is "far"
@@ -143,7 +143,6 @@ def _far(h: Hit, later: list[int], focus: int) -> bool:
 
 def _went_on(line: int, later: list[int], focus: int, read: Reader) -> bool:
     """Another command started after `line` and an error-looking line follows its start."""
-    for ln in read(line + 1, min(focus - 1, line + WENT_ON_WITHIN)):
-        if starts_command(ln.text):
-            return later[-1] > ln.number
+    for number in command_starts(read(line + 1, min(focus - 1, line + WENT_ON_WITHIN))):
+        return later[-1] > number
     return False
