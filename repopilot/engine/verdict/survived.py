@@ -14,7 +14,8 @@ what the tools print, none from a project:
   xtrace echo `+ cmd`, npm's lifecycle banner `> pkg@1.0.0 script`), and after that command
   started the step printed another error-looking line. With `bash -e` (GitHub's default shell) a
   command that failed unhandled ends the step, so an error followed by further commands was
-  handled by the script.
+  handled by the script. Not when that command is the handler of a `trap` the xtrace showed
+  (`+ trap cleanup EXIT`): an EXIT or ERR trap runs after the failure.
 - **Far** (`survived`): a group's last hit is FAR lines or more before the failure was reported,
   and an error-looking line within the fallback's window at the step's end is nearer. Never for
   a crash, an out-of-memory kill or a timeout (`ENDS_PROGRAM`): the program did not go on.
@@ -29,6 +30,7 @@ A hit group (all the hits of one pattern) survives only as a whole: its last hit
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -42,6 +44,7 @@ FAR = 1000  # lines between a hit and the failure's report beyond which it is "f
 WENT_ON_WITHIN = 200  # lines after a hit read for the next command's echo
 IGNORED_WITHIN = 200  # lines after an Ansible result read for its `...ignoring`
 MAX_GROUPS = 8  # hit groups judged per verdict (the latest ones)
+TRAP_WITHIN = 400  # lines from the step's start read for the script's `trap` (bash xtrace)
 
 # Categories whose tools report every finding, then fail (a test run, a compiler, a linter):
 # an early finding is not survived because the report went on.
@@ -58,6 +61,15 @@ ENDS_PROGRAM = frozenset({"crash_segfault", "oom_disk", "timeout_cancelled"})
 _ANSIBLE_RESULT = re.compile(r"^(?:fatal|failed): \[[^\]]+\]")
 _IGNORING = re.compile(r"^\.\.\.ignoring\s*$")
 _BANNER = re.compile(r"^(?:TASK|RUNNING HANDLER|PLAY) \[|^PLAY RECAP\b")
+
+# bash xtrace echoes `trap` itself (`+ trap cleanup EXIT`, `+ trap 'rm -rf /tmp/x' ERR`; the GNU
+# Bash manual, `trap` and `set -x`). When the first command after an error is that handler's, the
+# step ended at the error and its trap runs: the script did not go on.
+_TRAP = re.compile(
+    r"""^\++ trap (?:-- )?(?:'(?P<q>[^']+)'|"(?P<d>[^"]+)"|(?P<w>[^\s'"-]\S*))"""
+    r"(?: +(?:SIG)?[A-Z]+[0-9]*| +\d+)+\s*$"
+)
+_XTRACE = re.compile(r"^\++ ")
 
 Reader = Callable[[int, int], list[Line]]
 
@@ -114,6 +126,7 @@ def survived(
     if not judged or judged[0].line >= focus - 1:
         return set()
     generic = _error_lines(res, judged[0].line + 1, focus)
+    traps = functools.cache(lambda: _trap_handlers(read(start, min(focus, start + TRAP_WITHIN))))
     out: set[str] = set()
     for h in judged:
         # what the step printed after this group: other patterns' hits (no wrapper) and the
@@ -131,7 +144,7 @@ def survived(
         if h.pattern.spec.category in REPORTING or not later:
             continue
         far = h.pattern.spec.category not in ENDS_PROGRAM and _far(h, later, focus)
-        if far or _went_on(h.line, later, focus, read):
+        if far or _went_on(h.line, later, focus, read, traps):
             out.add(h.pattern.id)
     return out
 
@@ -141,8 +154,30 @@ def _far(h: Hit, later: list[int], focus: int) -> bool:
     return focus - h.line >= FAR and later[-1] >= focus - LOOKBACK
 
 
-def _went_on(line: int, later: list[int], focus: int, read: Reader) -> bool:
-    """Another command started after `line` and an error-looking line follows its start."""
-    for number in command_starts(read(line + 1, min(focus - 1, line + WENT_ON_WITHIN))):
+def _went_on(
+    line: int, later: list[int], focus: int, read: Reader, traps: Callable[[], frozenset[str]]
+) -> bool:
+    """Another command started after `line` and an error-looking line follows its start (not
+    the script's trap handler running: `_TRAP`)."""
+    lines = read(line + 1, min(focus - 1, line + WENT_ON_WITHIN))
+    for number in command_starts(lines):
+        text = next(ln.text for ln in lines if ln.number == number)
+        if _first_word(_XTRACE.sub("", body(text), count=1)) in traps():
+            return False
         return later[-1] > number
     return False
+
+
+def _first_word(command: str) -> str:
+    words = command.split()
+    return words[0] if words else ""
+
+
+def _trap_handlers(lines: list[Line]) -> frozenset[str]:
+    """The first words of the handlers the step's xtrace shows `trap` setting."""
+    out = set()
+    for ln in lines:
+        m = _TRAP.match(body(ln.text))
+        if m:
+            out.add(_first_word(m.group("q") or m.group("d") or m.group("w")))
+    return frozenset(out - {""})
