@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -203,6 +204,23 @@ class _Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _serve
 
 
+class _Server(ThreadingHTTPServer):
+    """Never prints: an Action run in-process captures stderr as its own, so socketserver's
+    traceback of a handler's error read as the Action's. A client that hung up mid-exchange
+    (after a fault, past its timeout) is no error of the fake; anything else fails the test
+    through `State.errors` (the `gh` fixture asserts it is empty)."""
+
+    daemon_threads = True
+    state: State
+
+    def handle_error(self, request, client_address) -> None:
+        exc = sys.exc_info()[1]
+        if isinstance(exc, OSError):
+            return
+        with self.state.lock:
+            self.state.errors.append(f"loopback server: {exc!r}")
+
+
 class GitHubServer:
     """Two loopback HTTP servers sharing one State: the API and the log storage host."""
 
@@ -211,8 +229,8 @@ class GitHubServer:
         self._servers = []
         for kind in ("api", "storage"):
             handler = type(f"{kind}Handler", (_Handler,), {"state": self.state, "host_kind": kind})
-            server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-            server.daemon_threads = True
+            server = _Server(("127.0.0.1", 0), handler)
+            server.state = self.state
             self._servers.append(server)
         self.state.api = f"http://127.0.0.1:{self._servers[0].server_address[1]}{self.state.prefix}"
         self.state.storage = f"http://127.0.0.1:{self._servers[1].server_address[1]}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -45,6 +46,15 @@ class Recorded:
         return json.loads(self.body)
 
 
+class _QuietOnHangUp(ThreadingHTTPServer):
+    """A client that hung up mid-exchange (past its timeout, a dropped reply) is no error of the
+    fake: nothing printed to stderr, which in-process Action runs capture as their own."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
+
+
 class _LoopbackServer:
     chat_path = ""
     static_gets: dict[str, Any] = {}
@@ -54,7 +64,7 @@ class _LoopbackServer:
         self._lock = threading.Lock()
         self.requests: list[Recorded] = []
         self.unscripted = 0  # chat requests that found the queue empty
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd = _QuietOnHangUp(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
         # a short poll interval keeps shutdown (once per test) fast
         self._thread = threading.Thread(
