@@ -18,10 +18,12 @@ _TS = re.compile(
     r"^\ufeff?\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z ?"
     # Zuul (zuul/ansible/base/callback/zuul_stream.py): `{datetime.now()} | {msg}`, where msg is
     # `{host} | {line}` for a command's output (`{host} -> {delegated_host} | ` when delegated).
-    # str(datetime) drops `.ffffff` when it is zero. A host column is an inventory name (no
-    # spaces); TBPL's all-capital `TEST-UNEXPECTED-FAIL | ` and the like are not taken for one.
-    r"| \d\d:\d\d:\d\d(?:\.\d+)? \|(?: |$)"
-    r"(?:(?=[\w.-]*[a-z0-9])[\w.-]+(?: -> [\w.:-]+)? \|(?: |$))?)"
+    # str(datetime) prints `.ffffff` (six digits; none when zero). A host column is an inventory
+    # name (no spaces), read only after Zuul's six-digit time: other tools that write `date | `
+    # keep a lower-case first column (`error | disk quota exceeded`). TBPL's all-capital
+    # `TEST-UNEXPECTED-FAIL | ` and the like are not taken for one.
+    r"| \d\d:\d\d:\d\d(?:\.\d{6} \|(?: |$)"
+    r"(?:(?=[\w.-]*[a-z0-9])[\w.-]+(?: -> [\w.:-]+)? \|(?: |$))?|(?:\.\d+)? \|(?: |$)))"
 )
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
 _MARKER = re.compile(r"^##\[(?:error|warning|notice|debug)\]")
