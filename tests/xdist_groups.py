@@ -76,6 +76,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         return None
     from xdist.scheduler import LoadGroupScheduling
 
+    if not hasattr(LoadGroupScheduling, "_split_scope"):  # another xdist: its own grouping
+        return None
     path = _groups_file(config)
 
     class FileGroups(LoadGroupScheduling):
