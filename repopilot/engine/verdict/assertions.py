@@ -10,7 +10,7 @@ test, a block that ends at a marker, the test's messages printed while it ran.""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from repopilot.engine.verdict.line_score import Line
 from repopilot.evidence.runners import FailingTestShape, failing_test_shapes
@@ -42,7 +42,7 @@ def reads_above(test_text: str) -> bool:
     return any(r.reads_above and r.test.match(text) for r, _ in _RUNNERS)
 
 
-def _texts(after: list[Line]):
+def _texts(after: list[Line]) -> Iterator[tuple[Line, str]]:
     return ((ln, body(ln.text)) for ln in after)
 
 
@@ -51,19 +51,23 @@ def _first_text(lines: list[Line]) -> Line | None:
 
 
 def _next_line(
-    _r: FailingTestShape, _m: re.Match[str], _t: Line, after: list[Line], _l
+    _r: FailingTestShape, _m: re.Match[str], _t: Line, after: list[Line], _l: list[Line]
 ) -> Line | None:
     """PHPUnit: the message is the next line with text."""
     return next((ln for ln, t in _texts(after) if t.strip()), None)
 
 
-def _next_if_message(r: FailingTestShape, _m, _t: Line, after: list[Line], _l) -> Line | None:
+def _next_if_message(
+    r: FailingTestShape, _m: re.Match[str], _t: Line, after: list[Line], _l: list[Line]
+) -> Line | None:
     """JUnit/Gradle/surefire: the next line with text, when it is an exception."""
     nxt = _first_text(after)
     return nxt if nxt and r.shape("message").match(body(nxt.text)) else None
 
 
-def _unittest(r: FailingTestShape, _m, _t: Line, after: list[Line], _l) -> Line | None:
+def _unittest(
+    r: FailingTestShape, _m: re.Match[str], _t: Line, after: list[Line], _l: list[Line]
+) -> Line | None:
     """A dashed line, then a traceback whose last line is the exception."""
     seen_tb = False
     for ln, t in _texts(after):
@@ -76,7 +80,9 @@ def _unittest(r: FailingTestShape, _m, _t: Line, after: list[Line], _l) -> Line 
     return None
 
 
-def _cargo(r: FailingTestShape, m: re.Match[str], _t: Line, after: list[Line], _l) -> Line | None:
+def _cargo(
+    r: FailingTestShape, m: re.Match[str], _t: Line, after: list[Line], _l: list[Line]
+) -> Line | None:
     """libtest: later `---- tests::x stdout ----` and the panic, whose message ends the line
     before Rust 1.73 and follows it since."""
     name = m.group(1)
@@ -95,7 +101,9 @@ def _cargo(r: FailingTestShape, m: re.Match[str], _t: Line, after: list[Line], _
     return None
 
 
-def _rspec(r: FailingTestShape, _m, _t: Line, after: list[Line], _l) -> Line | None:
+def _rspec(
+    r: FailingTestShape, _m: re.Match[str], _t: Line, after: list[Line], _l: list[Line]
+) -> Line | None:
     """RSpec: `Failure/Error: ...` within the example's first lines."""
     for ln, t in list(_texts(after))[:6]:
         if r.shape("message").match(t):
@@ -103,7 +111,9 @@ def _rspec(r: FailingTestShape, _m, _t: Line, after: list[Line], _l) -> Line | N
     return None
 
 
-def _dotnet(_r: FailingTestShape, _m, _t: Line, after: list[Line], _l) -> Line | None:
+def _dotnet(
+    _r: FailingTestShape, _m: re.Match[str], _t: Line, after: list[Line], _l: list[Line]
+) -> Line | None:
     """`dotnet test`: `Error Message:`, then the message."""
     rows = list(_texts(after))[:8]
     for k, (_ln, t) in enumerate(rows):
@@ -112,7 +122,9 @@ def _dotnet(_r: FailingTestShape, _m, _t: Line, after: list[Line], _l) -> Line |
     return None
 
 
-def _jest(r: FailingTestShape, _m, _t: Line, after: list[Line], _l) -> Line | None:
+def _jest(
+    r: FailingTestShape, _m: re.Match[str], _t: Line, after: list[Line], _l: list[Line]
+) -> Line | None:
     """jest: the first `Expected`/error line of the test's block (not the `expect(` call)."""
     for ln in after[:25]:
         t = body(ln.text)
@@ -123,7 +135,9 @@ def _jest(r: FailingTestShape, _m, _t: Line, after: list[Line], _l) -> Line | No
     return None
 
 
-def _go(r: FailingTestShape, m: re.Match[str], test: Line, after: list[Line], lines) -> Line | None:
+def _go(
+    r: FailingTestShape, m: re.Match[str], test: Line, after: list[Line], lines: list[Line]
+) -> Line | None:
     """`go test`: the messages under the deepest failed subtest, else (with -v) the messages the
     test printed while it ran, after its last `=== RUN/CONT name`."""
     deepest = m.group(1)
@@ -138,8 +152,8 @@ def _go(r: FailingTestShape, m: re.Match[str], test: Line, after: list[Line], li
             return ln
         if t.strip():
             break
-    current = None
-    found = None
+    current: str | None = None
+    found: Line | None = None
     for ln in lines:
         if ln.number >= test.number:
             break
@@ -153,7 +167,7 @@ def _go(r: FailingTestShape, m: re.Match[str], test: Line, after: list[Line], li
 
 
 def _pytest(
-    r: FailingTestShape, m: re.Match[str], test: Line, _a, lines: list[Line]
+    r: FailingTestShape, m: re.Match[str], test: Line, _a: list[Line], lines: list[Line]
 ) -> Line | None:
     """pytest: the `E` line (or a doctest's failure) in the section named after the test."""
     node = m.group(1)
@@ -176,7 +190,9 @@ def _pytest(
     return None
 
 
-def _bun(r: FailingTestShape, _m, test: Line, _a, lines: list[Line]) -> Line | None:
+def _bun(
+    r: FailingTestShape, _m: re.Match[str], test: Line, _a: list[Line], lines: list[Line]
+) -> Line | None:
     """bun prints a failing test's error above its `(fail)` line: `Expected:` else `error:`."""
     above: list[Line] = []
     for ln in reversed([x for x in lines if x.number < test.number]):
@@ -190,7 +206,9 @@ def _bun(r: FailingTestShape, _m, test: Line, _a, lines: list[Line]) -> Line | N
     return picked[0] if picked else None
 
 
-def _tap(r: FailingTestShape, _m, _t: Line, after: list[Line], _l) -> Line | None:
+def _tap(
+    r: FailingTestShape, _m: re.Match[str], _t: Line, after: list[Line], _l: list[Line]
+) -> Line | None:
     """TAP (node:test, tap, tape): the `error:`/`message:` of the test's YAML block, or the
     first line of its `|-` block."""
     for k, ln in enumerate(after):

@@ -21,7 +21,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable
 
-from repopilot.engine.match.scan import Hit, ScanResult
+from repopilot.engine.match.scan_result import Hit, ScanResult
 from repopilot.engine.verdict.line_score import Line
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.region import Region

@@ -8,6 +8,7 @@ step's command.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.match.scan_result import Hit, ScanResult
@@ -45,7 +46,7 @@ def _wrapper(p: Pattern, hits: list[Hit]) -> bool:
     return bool(getattr(p.spec, "wrapper", False)) or is_wrapper(hits[0].text)
 
 
-def _rank(pattern: Pattern, hits: list[Hit], scope: Scope) -> tuple:
+def _rank(pattern: Pattern, hits: list[Hit], scope: Scope) -> tuple[bool, int, int, int]:
     last = max(h.line for h in hits)
     return (
         not _wrapper(pattern, hits),
@@ -56,7 +57,12 @@ def _rank(pattern: Pattern, hits: list[Hit], scope: Scope) -> tuple:
 
 
 def pattern_verdict(
-    job: JobLog, res: ScanResult, hits: list[Hit], st: Structure, common: dict, captures: Captures
+    job: JobLog,
+    res: ScanResult,
+    hits: list[Hit],
+    st: Structure,
+    common: dict[str, Any],
+    captures: Captures,
 ) -> Verdict:
     """The verdict from the hits in the failing region (`common`: the fields every verdict of
     this job shares)."""
@@ -106,7 +112,7 @@ def pattern_verdict(
         category, note = again[0], f" ({again[1]})"  # what the step ran changes what it means
         confidence = min(confidence, RECAST_CONFIDENCE)
     return Verdict(
-        category=category,  # type: ignore[arg-type]
+        category=category,
         confidence=confidence,
         decided_by="pattern",
         pattern_id=p.id,

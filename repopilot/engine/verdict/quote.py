@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import regex
+
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.verdict.line_score import Line
 from repopilot.engine.verdict.region import Region
@@ -73,7 +75,7 @@ def context(region: Region, line: int, p: Pattern | None) -> tuple[Evidence, ...
     return tuple(out)
 
 
-def _ends(until, text: str) -> bool:
+def _ends(until: regex.Pattern[str], text: str) -> bool:
     try:
         return until.search(text, timeout=0.05) is not None
     except TimeoutError:  # a slow `until` regex ends the context window instead of the run

@@ -169,7 +169,7 @@ class _RawLine(Line):
         object.__setattr__(self, "_raw", raw)
         object.__setattr__(self, "_text", None)
 
-    @property  # type: ignore[override]
+    @property
     def text(self) -> str:
         text = self._text
         if text is None:
@@ -177,6 +177,6 @@ class _RawLine(Line):
             object.__setattr__(self, "_text", text)
         return text
 
-    @property  # type: ignore[override]
+    @property
     def red(self) -> bool:
         return b"\x1b" in self._raw and _RED.search(self._raw) is not None

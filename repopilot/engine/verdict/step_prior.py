@@ -134,7 +134,7 @@ G = TypeVar("G")
 
 def tie_break(
     ranked: list[G],
-    rank: Callable[[G], tuple],
+    rank: Callable[[G], tuple[object, ...]],
     category: Callable[[G], str],
     get: Callable[[], Prior | None],
 ) -> list[G]:

@@ -6,6 +6,8 @@ like an error, the command's last words and the command itself.
 
 from __future__ import annotations
 
+from typing import Any
+
 from repopilot.engine.match.scan_result import ScanResult
 from repopilot.engine.verdict.baseline import Baseline
 from repopilot.engine.verdict.fallback import LOOKBACK, guess, last_said
@@ -27,7 +29,7 @@ def unknown_verdict(
     job: JobLog,
     res: ScanResult,
     st: Structure,
-    common: dict,
+    common: dict[str, Any],
     base: Baseline | None = None,
     after: int = 0,
 ) -> Verdict:
@@ -58,7 +60,7 @@ def unknown_verdict(
     guessed = category != "unknown"
     looks = f"looks like {category.replace('_', ' ')}" + (f", {note}" if note else "")
     return Verdict(
-        category=category,  # type: ignore[arg-type]
+        category=category,
         confidence=confidence,
         decided_by="none",
         title=(f"Unrecognized failure in {step}" if step else "Unrecognized failure")
