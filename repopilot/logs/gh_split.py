@@ -179,7 +179,7 @@ class _Splitter:
         jobs = []
         for name, out in self.jobs.items():
             out.file.close()
-            spool: str = out.file.name  # type: ignore[assignment]
+            spool: str = out.file.name
             steps, at, runs = tuple(out.steps), tuple(out.step_offsets), tuple(out.runs)
             jobs.append(
                 PieceJob(name, spool, steps, at, runs, out.size, out.next_line, out.step or "")

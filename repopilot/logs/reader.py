@@ -26,7 +26,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from repopilot.errors import LogError
 from repopilot.logs import go_test_json
@@ -36,6 +36,9 @@ from repopilot.logs.gh_split import GHCLI as _GHCLI
 from repopilot.logs.gh_split import GhJob, Piece, split_piece, spool_dir
 from repopilot.logs.textnorm import MAX_LINE, display
 from repopilot.safety.masks import remember_masks
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 CHUNK = 1 << 20
 _GHA_TS = re.compile(rb"^\xef?\xbb?\xbf?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
@@ -324,10 +327,12 @@ def _gha_steps(data: bytes, first_line: int) -> list[tuple[int, str]]:
     return steps
 
 
-def _ghcli_rewrite(data: bytes, first_line: int, state: list, keep: str | None) -> Chunk:
+def _ghcli_rewrite(
+    data: bytes, first_line: int, state: list[str | bool | None], keep: str | None
+) -> Chunk:
     """Drop the job and step columns (and other jobs' lines, as blanks: numbering stays)."""
-    out = []
-    steps = []
+    out: list[bytes] = []
+    steps: list[tuple[int, str]] = []
     for i, line in enumerate(data.split(b"\n")[:-1] if data.endswith(b"\n") else data.split(b"\n")):
         m = _GHCLI.match(line)
         if not m:
@@ -347,7 +352,7 @@ def _ghcli_rewrite(data: bytes, first_line: int, state: list, keep: str | None) 
     return Chunk(first_line, 0, text, steps)
 
 
-def _steps_in(gh: GhJob, offset: int, data: bytes) -> list:
+def _steps_in(gh: GhJob, offset: int, data: bytes) -> list[tuple[int, str]]:
     """The steps of a split gh job that start on the lines of `data`, read at spool `offset`."""
     lo = bisect.bisect_left(gh.step_offsets, offset)
     hi = bisect.bisect_left(gh.step_offsets, offset + len(data), lo)
@@ -368,10 +373,12 @@ class _Limit(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buf) -> int:  # type: ignore[override]
-        data = self._inner.read(min(len(buf), self._left))
-        n = len(data)
-        buf[:n] = data
+    def readinto(self, buf: WriteableBuffer) -> int:
+        # the caller's buffer as bytes (BufferedReader passes a memoryview; typing says Buffer)
+        with memoryview(buf) as view:
+            data = self._inner.read(min(len(view), self._left))
+            n = len(data)
+            view[:n] = data
         self._left -= n
         return n
 
@@ -446,7 +453,7 @@ def iter_chunks(
     one blank last line that says where the view ends. By default every line comes.
     """
     offset0, line = anchor or (0, 1)
-    state: list = [None, True]
+    state: list[str | bool | None] = [None, True]  # [the current gh step, keeping its job]
     with job.opener() as raw:
         # An opener returns an open file (buffered) or a raw stream (a zip member, a split half).
         stream = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(_raw(raw), CHUNK)
