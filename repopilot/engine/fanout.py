@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from repopilot.engine import gh_ahead
@@ -184,7 +184,7 @@ class _Queue:
         os.close(write_fd)
         self._fd = read_fd
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         while self._fd >= 0:
             got = os.read(self._fd, 4)
             if len(got) < 4:
@@ -197,8 +197,8 @@ class _Queue:
             self._fd = -1
 
 
-def _share(units: list[_Unit], share) -> list[_Done]:
-    out = []
+def _share(units: list[_Unit], share: Iterable[int]) -> list[_Done]:
+    out: list[_Done] = []
     for i in share:
         unit = units[i]
         remember_values(unit.opened)  # as one process had them: its log was opened before it

@@ -12,6 +12,7 @@ too much before the first gh line) leaves the file to the one pass, which then s
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from repopilot.engine.match import fork_pipe
@@ -88,7 +89,7 @@ def start(paths: list[str], processes: int, min_bytes: int = MIN_BYTES) -> Ahead
     return ahead
 
 
-def _piece(path: str, where: str, tag: str, at: tuple[int, int]):
+def _piece(path: str, where: str, tag: str, at: tuple[int, int]) -> Callable[[], bytes]:
     def produce() -> bytes:
         import pickle
 

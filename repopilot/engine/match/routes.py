@@ -74,14 +74,14 @@ def routes(patterns: list[Pattern], cache_dir: Path | None = None) -> list[Route
     return got
 
 
-def _encode(r: Route) -> dict:
+def _encode(r: Route) -> cache.Entry:
     forms = None if r.forms is None else [[f.line, f.raw, f.exact, f.ignore_case]
                                           for f in r.forms]  # fmt: skip
     return {"forms": forms, "exact": r.exact, "captures": r.captures, "reason": r.reason,
             "selector": r.selector}  # fmt: skip
 
 
-def _decode(d: dict) -> Route:
+def _decode(d: cache.Entry) -> Route:
     forms = None if d["forms"] is None else tuple(RE2Form(*f) for f in d["forms"])
     selector = d["selector"]
     return Route(forms, bool(d["exact"]), bool(d["captures"]), str(d["reason"]),

@@ -236,14 +236,14 @@ class Scanner:
             res.timeouts[p.id] = res.timeouts.get(p.id, 0) + 1
             return False
 
-    def _confirm(self, p: Pattern, text: str, res: ScanResult):
+    def _confirm(self, p: Pattern, text: str, res: ScanResult) -> regex.Match[str] | None:
         try:
             return self._search(p, text)
         except TimeoutError:
             res.timeouts[p.id] = res.timeouts.get(p.id, 0) + 1
             return None
 
-    def _search(self, p: Pattern, text: str):
+    def _search(self, p: Pattern, text: str) -> regex.Match[str] | None:
         """The first of `p`'s expressions to match `text`, under the timeout (which raises)."""
         for r in p.regexes:
             m = r.search(text, timeout=self.timeout)
@@ -281,6 +281,6 @@ class Scanner:
 _NONE: frozenset[int] = frozenset()
 
 
-def _groups(m) -> dict[str, str]:
+def _groups(m: regex.Match[str]) -> dict[str, str]:
     """A match's named groups that took part in it."""
     return {k: v for k, v in m.groupdict().items() if v is not None}

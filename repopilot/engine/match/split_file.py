@@ -40,7 +40,9 @@ def _midpoint(path: str) -> int | None:
     return None if nl < 0 else size // 2 + nl + 1
 
 
-def _run(scanner: Scanner, job: JobLog, anchor, stop) -> tuple[ScanResult, int]:
+def _run(
+    scanner: Scanner, job: JobLog, anchor: tuple[int, int], stop: int | None
+) -> tuple[ScanResult, int]:
     res = ScanResult()
     nxt = anchor[1]
     for chunk in iter_chunks(job, anchor, gha_steps=False, stop=stop):
