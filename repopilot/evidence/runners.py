@@ -20,6 +20,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeAlias
 
 from repopilot.logs.textnorm import body
 
@@ -100,8 +101,11 @@ class FailingTestShape:
         raise RunnerDataError(f"runners.toml: [[test]] {self.id}: no `{name}` regex")
 
 
+_Item: TypeAlias = dict[str, Any]  # one entry of a table, as tomllib reads it (checked below)
+
+
 @functools.cache
-def _tables() -> dict[str, tuple[dict, ...]]:
+def _tables() -> dict[str, tuple[_Item, ...]]:
     try:
         raw = tomllib.loads(DATA.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -112,7 +116,7 @@ def _tables() -> dict[str, tuple[dict, ...]]:
     return {name: tuple(raw.get(name, ())) for name in _EXTRA}
 
 
-def _checked(table: str, item: dict) -> dict:
+def _checked(table: str, item: _Item) -> _Item:
     name = item.get("id", "?")
     where = f"runners.toml: [[{table}]] {name}"
     allowed = _COMMON | _EXTRA[table] | (_SHAPE_KEYS if table == "test" else frozenset())

@@ -181,7 +181,16 @@ def build_window(
     return _finish(nums, texts, keep, similar, rank, verdict, budget, source)
 
 
-def _finish(nums, texts, keep, similar, rank, verdict, budget, source) -> ContextWindow:
+def _finish(
+    nums: list[int],
+    texts: list[str],
+    keep: list[int],
+    similar: list[bool],
+    rank: dict[int, tuple[float, float]],
+    verdict: Verdict,
+    budget: int,
+    source: str | None,
+) -> ContextWindow:
     """Render and redact; drop the lowest-priority lines until the estimate fits the budget."""
     while True:
         red = clean_for_model(_render(nums, texts, keep, similar))
