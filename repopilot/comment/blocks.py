@@ -27,13 +27,14 @@ from repopilot.comment.origin import (
 )
 from repopilot.comment.sections import CONTEXT_CHARS, JobView, ProposalView
 from repopilot.comment.status import cmd_close, cmd_open, outcome_text
+from repopilot.records import Evidence
 
 LLMState = Literal["off", "skipped", "on"]
 """The LLM in this run: not configured, configured but skipped (the comment says why), used."""
 _NAMES = 8  # a group's heading names this many jobs, then "and N more"
 
 
-def _rows(view: JobView, lines: int):
+def _rows(view: JobView, lines: int) -> tuple[list[Evidence], int]:
     centre = view.evidence[0].line if view.evidence else view.context[0].line
     rows = sorted(view.context, key=lambda e: (abs(e.line - centre), e.line))[:lines]
     return sorted(rows, key=lambda e: e.line), centre
