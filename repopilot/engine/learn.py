@@ -182,7 +182,17 @@ def _loose(head: list[Piece]) -> list[Piece]:
     ]  # fmt: skip
 
 
-def _check(p, req, text, library, lint, bases, own, job, whole) -> tuple[str | None, list[int]]:
+def _check(
+    p: Pattern,
+    req: LearnRequest,
+    text: str,
+    library: Sequence[Pattern],
+    lint: Lint | None,
+    bases: list[check.LogText],
+    own: check.LogText,
+    job: JobLog,
+    whole: bool,
+) -> tuple[str | None, list[int]]:
     if not check.matches(p, text):
         return "it does not match the line (redaction changed its shape)", []
     for why in (check.safe_route(p), check.library_no_match(p, library), check.base_hits(p, bases)):
@@ -198,7 +208,9 @@ def _check(p, req, text, library, lint, bases, own, job, whole) -> tuple[str | N
     return check.verdict_line(p, library, job, req.line), hits
 
 
-def _data(req: LearnRequest, regex: str, safe: str, ps: list[Piece], near: list[str]) -> dict:
+def _data(
+    req: LearnRequest, regex: str, safe: str, ps: list[Piece], near: list[str]
+) -> dict[str, Any]:
     compiled = re.compile(regex)
     short = [x for x in near if len(x) <= MAX_LINE]
     no_match = [x for x in dict.fromkeys(short) if not compiled.search(x)][:3]

@@ -18,13 +18,16 @@ import re._parser as sre
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from repopilot.engine.learn_check import safe_route
 from repopilot.engine.library.loader import Pattern, load_file
 from repopilot.errors import PatternError
 
 PROPERTIES = ("file", "line", "column", "severity", "code", "message")
+# A node of `re._parser`'s tree, which has no stubs: an opcode (an int constant of
+# `re._constants`) and its argument, whose shape the opcode decides (`av` below).
+_Node: TypeAlias = tuple[int, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +144,7 @@ def _example(regex: str) -> str:
     return text
 
 
-def _gen(items: list) -> list[str]:
+def _gen(items: list[_Node]) -> list[str]:
     out: list[str] = []
     for op, av in items:
         if op is C.LITERAL:
@@ -164,7 +167,7 @@ def _gen(items: list) -> list[str]:
     return out
 
 
-def _class(items: list) -> str:
+def _class(items: list[_Node]) -> str:
     if items and items[0][0] is C.NEGATE:
         banned = {chr(v) for op, v in items if op is C.LITERAL}
         if any(op is C.CATEGORY and v is C.CATEGORY_SPACE for op, v in items):

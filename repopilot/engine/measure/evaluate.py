@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from repopilot.engine.measure.corpus_repo import project_of
 from repopilot.engine.measure.labels import GhaCase, gha_cases, line_number, read_rows
@@ -159,15 +159,22 @@ def _verdict(classify: Classify, path: Path) -> tuple[Verdict | None, str | None
     return next((v for v in verdicts if v.failed), verdicts[0]), None
 
 
+class _Label(TypedDict, total=False):
+    """Where the label puts the cause: the Outcome fields a corpus gives (one of them)."""
+
+    key_line: int | None
+    span: tuple[int, int] | None
+
+
 def _outcome(
     classify: Classify,
     path: Path,
     ident: str,
     fam: str,
     expected: str,
-    accepted,
+    accepted: Iterable[str],
     repo: str = "",
-    **kw,
+    **kw: Unpack[_Label],
 ) -> Outcome:
     v, err = _verdict(classify, path)
     return Outcome(

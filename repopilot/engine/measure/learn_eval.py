@@ -154,7 +154,9 @@ def evaluate(
     return out
 
 
-def _count(fig: RepoFigures, case: Case, v_base, v_learn, ids: set[str]) -> None:
+def _count(
+    fig: RepoFigures, case: Case, v_base: Verdict | None, v_learn: Verdict | None, ids: set[str]
+) -> None:
     fig.later += 1
     fig.found_base += _found(v_base, case)
     fig.found_learn += _found(v_learn, case)
@@ -167,7 +169,9 @@ def _count(fig: RepoFigures, case: Case, v_base, v_learn, ids: set[str]) -> None
         fig.false_hits += not _found(v_learn, case)
 
 
-def _learn(case: Case, library: list[Pattern], lint: Lint | None, fig: RepoFigures):
+def _learn(
+    case: Case, library: list[Pattern], lint: Lint | None, fig: RepoFigures
+) -> Pattern | None:
     category: AssignedCategory = case.category if case.category else "other"  # type: ignore[assignment]
     why = ""
     for n in _lines_to_try(case):
