@@ -276,7 +276,7 @@ def triage(
     return [run.job(cj) for cj in jobs]
 
 
-def _window_record(window: ContextWindow) -> dict:
+def _window_record(window: ContextWindow) -> dict[str, object]:
     return {
         "event": "evidence-window",
         "line_ranges": [list(r) for r in window.line_ranges],
