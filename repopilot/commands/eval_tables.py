@@ -92,7 +92,9 @@ def per_shape(report: Report) -> dict[str, dict[str, dict[str, Any]]]:
     }
 
 
-def table(title: str, key: str, data: dict[str, dict[str, Any]], cols: tuple[str, ...]) -> list:
+def table(
+    title: str, key: str, data: dict[str, dict[str, Any]], cols: tuple[str, ...]
+) -> list[str]:
     """A grouped table as text lines: one row per key, `passing/FP` where passing logs count."""
     width = max([len(k) for k in data] + [len(key), 10])
     lines = [f"{title}:"]

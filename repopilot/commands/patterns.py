@@ -219,7 +219,9 @@ def adversarial(literals: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
-def slowest(r: regex.Pattern, literals: tuple[str, ...], slow_ms: float = SLOW_MS):
+def slowest(
+    r: regex.Pattern[str], literals: tuple[str, ...], slow_ms: float = SLOW_MS
+) -> tuple[float | None, str]:
     """Worst time in ms over the adversarial lines, and the line; None as time on timeout.
 
     Time is this thread's CPU time, so other processes on a busy machine (CI running tests on
