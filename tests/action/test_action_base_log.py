@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tests.loopback.github_action import BOT, run_action, run_event, seed
-from tests.loopback.github_runs import WORKFLOW_ID, add_run
+from tests.loopback.github_runs import WORKFLOW_ID, add_run, base_run
 from tests.loopback.github_server import GitHubServer, State
 
 pytestmark = pytest.mark.integration
@@ -50,26 +50,6 @@ def gh():
         run.update(branch="feature", event="pull_request", number=77, status="completed")
         yield server, facts
     assert state.errors == []
-
-
-def base_run(state, run_id: int, number: int, conclusion: str, log: bytes | None) -> None:
-    """A push run of `main` with a passing `lint` job and `test (3.12)` ending as `conclusion`."""
-    job_id = run_id * 10
-    jobs = [
-        {"id": job_id - 1, "name": "lint", "conclusion": "success"},
-        {"id": job_id, "name": JOB, "conclusion": conclusion},
-    ]
-    add_run(
-        state,
-        run_id,
-        branch="main",
-        head_sha=f"{number:040x}",
-        jobs=jobs,
-        conclusion=conclusion,
-        number=number,
-    )
-    if log is not None:
-        state.job_logs[job_id] = log
 
 
 def act(tmp_path, server, facts, **inputs):

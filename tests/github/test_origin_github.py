@@ -9,7 +9,7 @@ import pytest
 
 from repopilot.comment.marker import parse_marker
 from tests.loopback.github_action import BOT, LOG, run_action, run_event, seed
-from tests.loopback.github_runs import WORKFLOW_ID, add_run
+from tests.loopback.github_runs import WORKFLOW_ID, add_run, base_run
 from tests.loopback.github_server import Fault, GitHubServer, State
 
 pytestmark = pytest.mark.integration
@@ -37,26 +37,6 @@ def gh():
         run.update(branch="feature", event="pull_request", number=77, status="completed")
         yield server, facts
     assert state.errors == []
-
-
-def base_run(state, run_id: int, number: int, conclusion: str, log: bytes | None = None) -> None:
-    """A push run of `main` whose job `test (3.12)` ends as `conclusion` (with `log` if failed)."""
-    job_id = run_id * 10
-    jobs = [
-        {"id": job_id - 1, "name": "lint", "conclusion": "success"},
-        {"id": job_id, "name": JOB, "conclusion": conclusion},
-    ]
-    add_run(
-        state,
-        run_id,
-        branch="main",
-        head_sha=f"{number:040x}",
-        jobs=jobs,
-        conclusion=conclusion,
-        number=number,
-    )
-    if log is not None:
-        state.job_logs[job_id] = log
 
 
 def event(facts, **run_fields):

@@ -49,6 +49,36 @@ def add_run(
     return run
 
 
+def base_run(
+    state,
+    run_id: int,
+    number: int,
+    conclusion: str,
+    log: bytes | None = None,
+    *,
+    job: str = "test (3.12)",
+) -> None:
+    """A push run of `main` with a passing `lint` job and `job` ending as `conclusion`, which
+    serves `log` as that job's log when given (the base branch's runs that origin and base-log
+    lookups read)."""
+    job_id = run_id * 10
+    jobs = [
+        {"id": job_id - 1, "name": "lint", "conclusion": "success"},
+        {"id": job_id, "name": job, "conclusion": conclusion},
+    ]
+    add_run(
+        state,
+        run_id,
+        branch="main",
+        head_sha=f"{number:040x}",
+        jobs=jobs,
+        conclusion=conclusion,
+        number=number,
+    )
+    if log is not None:
+        state.job_logs[job_id] = log
+
+
 def run_shape(state, full: str, run_id: int, run: dict) -> dict:
     api = f"{state.api}/repos/{full}/actions/runs/{run_id}"
     return shaped(
