@@ -126,6 +126,8 @@ class Verdict(_Frozen):
     timeouts: tuple[str, ...] = ()  # pattern ids that hit the regex timeout on this log
     # evidence[0] is a failing test's assertion/error message and evidence[1] the test's line
     assertion_first: bool = False
+    # a repository's learned pattern decided (issue 28): its `source:` ("learned from <log>:<line>")
+    learned_from: str | None = None
 
     def __post_init__(self) -> None:
         # What the pydantic model did with its input: an int confidence became a float (so the
