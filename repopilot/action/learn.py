@@ -29,9 +29,9 @@ from repopilot.action.flows import Render
 from repopilot.action.result_file import RunResult
 from repopilot.commands.learn import lint_one
 from repopilot.comment.markdown import code_span, fence
-from repopilot.engine.learn import LearnRequest, learn, to_yaml
-from repopilot.engine.learn_check import safe_route
-from repopilot.engine.learn_matcher import import_matchers
+from repopilot.engine.learn.check import safe_route
+from repopilot.engine.learn.learner import LearnRequest, learn, to_yaml
+from repopilot.engine.learn.matcher import import_matchers
 from repopilot.engine.library.layers import layered, tolerant_layer
 from repopilot.engine.library.loader import Pattern, load_library
 from repopilot.errors import InputError

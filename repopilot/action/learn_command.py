@@ -22,7 +22,7 @@ from repopilot.action.learn import LEARN_MARK, repository_library, safe_for_engi
 from repopilot.commands.learn import lint_one
 from repopilot.comment.command import LearnCommand
 from repopilot.comment.marker import Marker, parse_marker, verify_marker
-from repopilot.engine.learn import LearnRequest, learn, to_yaml
+from repopilot.engine.learn.learner import LearnRequest, learn, to_yaml
 from repopilot.engine.library.loader import load_file
 from repopilot.errors import InputError
 from repopilot.github.client import GithubException, Repository

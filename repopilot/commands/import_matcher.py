@@ -1,5 +1,5 @@
 """`repopilot patterns import-matcher FILE.json` (issue 21): a GitHub problem matcher's
-single-line matchers as patterns (engine/learn_matcher.py); what is left out, and why, on stderr.
+single-line matchers as patterns (engine/learn/matcher.py); what is left out, and why, on stderr.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def add_import_matcher(sub: Any) -> None:
 
 def import_matcher(args: argparse.Namespace) -> int:
     """Print (or write) the patterns; say on stderr what was left out and why."""
-    from repopilot.engine.learn_matcher import import_matchers
+    from repopilot.engine.learn.matcher import import_matchers
 
     try:
         doc = json.loads(args.file.read_text(encoding="utf-8"))

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from repopilot.commands.patterns import lint
-from repopilot.engine.learn import Learned, LearnRefused, LearnRequest, learn, to_yaml
+from repopilot.engine.learn.learner import Learned, LearnRefused, LearnRequest, learn, to_yaml
 from repopilot.engine.library.layers import load_layers
 from repopilot.engine.library.loader import Pattern
 from repopilot.errors import LogError, PatternError, UsageError

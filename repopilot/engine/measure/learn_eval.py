@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.learn import LearnRefused, LearnRequest, learn
+from repopilot.engine.learn.learner import LearnRefused, LearnRequest, learn
 from repopilot.engine.library.layers import layered
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.measure.corpus_repo import project_of

@@ -1,10 +1,10 @@
 """Learn one pattern from a log and the line that is its cause (docs/CONTRACTS.md Contract 6).
 
 The line is redacted first (the comment's rules: a secret never reaches a repository's pattern
-file), then generalised (engine/learn_tokens.py). Candidates go from general to specific: the
+file), then generalised (engine/learn/tokens.py). Candidates go from general to specific: the
 line's start up to its second, third, ... fixed word (kept only when it picks out that line
 alone in its own log), then the whole line. The first candidate that passes every check
-(engine/learn_check.py) is the pattern; when none does, `LearnRefused` says why.
+(engine/learn/check.py) is the pattern; when none does, `LearnRefused` says why.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from repopilot.engine import learn_check as check
-from repopilot.engine.learn_tokens import Piece, fixed_words, pieces, regex_of
+from repopilot.engine.learn import check
+from repopilot.engine.learn.tokens import Piece, fixed_words, pieces, regex_of
 from repopilot.engine.library.loader import Pattern, load_file
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.errors import InputError, PatternError

@@ -1,7 +1,7 @@
 """The checks a learned pattern passes before it is written (docs/CONTRACTS.md Contract 6).
 
 Each returns a reason (one line) when the pattern fails it, None when it passes. The order in
-`learn.py` is cheapest first: loading, the engine's safe route, the line itself, the library's
+`learner.py` is cheapest first: loading, the engine's safe route, the line itself, the library's
 `no_match` examples, the base logs, the own log, then a whole classification of the log.
 """
 

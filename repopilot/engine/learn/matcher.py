@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from repopilot.engine.learn_check import safe_route
+from repopilot.engine.learn.check import safe_route
 from repopilot.engine.library.loader import Pattern, load_file
 from repopilot.errors import PatternError
 

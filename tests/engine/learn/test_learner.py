@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.learn import LearnRefused, LearnRequest, learn, to_yaml
-from repopilot.engine.learn_tokens import pieces, regex_of
+from repopilot.engine.learn.learner import LearnRefused, LearnRequest, learn, to_yaml
+from repopilot.engine.learn.tokens import pieces, regex_of
 from repopilot.engine.library.layers import layered
 from repopilot.engine.library.loader import check_examples, load_library
 from repopilot.logs.reader import open_logs
