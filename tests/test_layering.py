@@ -39,6 +39,7 @@ FLOORS = {
     "llm": 2,
     "trace": 2,
     "origin": 2,
+    "report": 2,
     "safety": 1,
     "records": 1,
     "run_records": 1,

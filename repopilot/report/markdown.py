@@ -1,0 +1,146 @@
+"""The report as Markdown: what `repopilot report --format markdown` prints and `--summary`
+appends to the job summary (GITHUB_STEP_SUMMARY).
+
+Two Mermaid charts (GitHub renders ```` ```mermaid ```` blocks in job summaries, comments and
+files): an `xychart-beta` bar chart of failures per ISO week and a pie of who decided them, then
+the top signatures and the weeks as tables. The charts carry only numbers and labels made here;
+every text from the store (titles, signatures, categories) goes through comment/markdown's inert
+forms, and a link is kept only when it is a plain http(s) URL.
+"""
+
+from __future__ import annotations
+
+import re
+
+from repopilot.comment.markdown import code_span, text
+from repopilot.report.tally import Report, SignatureRow
+from repopilot.report.text import LABELS, cost_line, headline, usd
+
+_URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/#:+-]*)?")
+
+
+def _cell(markdown: str) -> str:
+    # GFM splits a table row at every unescaped pipe, code spans included
+    return markdown.replace("|", "\\|")
+
+
+def _link(label: str, url: str | None) -> str:
+    return f"[{label}]({url})" if url and _URL.fullmatch(url) else ""
+
+
+def failures_chart(report: Report) -> str:
+    """A bar chart of failures per ISO week (x labels `W48`: the year is in the table)."""
+    labels = ", ".join(f'"{w.week[5:]}"' for w in report.weeks)
+    bars = ", ".join(str(w.failures) for w in report.weeks)
+    top = max([w.failures for w in report.weeks] + [1])
+    return "\n".join(
+        [
+            "```mermaid",
+            "xychart-beta",
+            '    title "Failures per ISO week"',
+            f"    x-axis [{labels}]",
+            f'    y-axis "failures" 0 --> {top}',
+            f"    bar [{bars}]",
+            "```",
+        ]
+    )
+
+
+def tokens_chart(report: Report) -> str:
+    labels = ", ".join(f'"{w.week[5:]}"' for w in report.weeks)
+    bars = ", ".join(str(w.tokens) for w in report.weeks)
+    top = max([w.tokens for w in report.weeks] + [1])
+    return "\n".join(
+        [
+            "```mermaid",
+            "xychart-beta",
+            '    title "LLM tokens per ISO week"',
+            f"    x-axis [{labels}]",
+            f'    y-axis "tokens" 0 --> {top}',
+            f"    bar [{bars}]",
+            "```",
+        ]
+    )
+
+
+def deciders_chart(report: Report) -> str:
+    """A pie of who decided the failures; empty slices are left out (Mermaid draws them as
+    slivers with a label)."""
+    slices = [f'    "{LABELS[s.decided_by]}" : {s.count}' for s in report.shares if s.count]
+    return "\n".join(["```mermaid", "pie title Decided by", *slices, "```"])
+
+
+def _row(n: int, row: SignatureRow) -> str:
+    prs = ", ".join(f"\\#{p}" for p in row.prs[:8]) + (" …" if len(row.prs) > 8 else "")
+    links = " ".join(
+        x for x in (_link("run", row.last_run_url), _link("job", row.last_job_url)) if x
+    )
+    cells = [
+        str(n),
+        str(row.count),
+        code_span(row.category, 40),
+        text(row.title, 120) or "—",
+        code_span(row.signature, 120),
+        row.last_seen[:10],
+        prs or "—",
+        str(row.on_default) if row.on_default else "—",
+        links or "—",
+    ]
+    return "| " + " | ".join(_cell(c) for c in cells) + " |"
+
+
+def _weeks_table(report: Report) -> list[str]:
+    split = report.token_source == "traces"
+    head = ["week", "from", "failures", "on default", "LLM runs", "tokens"]
+    if split:
+        head += ["prompt", "completion"]
+    if report.cost_usd is not None:
+        head.append("cost (USD)")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for w in report.weeks:
+        cells = [
+            w.week,
+            w.start,
+            str(w.failures),
+            str(w.on_default),
+            str(w.llm_runs),
+            f"{w.tokens:,}",
+        ]
+        if split:
+            cells += [f"{w.prompt_tokens or 0:,}", f"{w.completion_tokens or 0:,}"]
+        if report.cost_usd is not None:
+            cells.append(usd(w.cost_usd or 0.0)[1:])
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def render_markdown(report: Report) -> str:
+    line = headline(report)
+    out = ["## RepoPilot report", "", line[:1].upper() + line[1:] + "."]
+    if report.failures:
+        shares = ", ".join(
+            f"{LABELS[s.decided_by]} **{s.percent:g}%** ({s.count})" for s in report.shares
+        )
+        out += [
+            "",
+            f"Decided by: {shares}.",
+            "",
+            failures_chart(report),
+            "",
+            deciders_chart(report),
+        ]
+        out += ["", "### Top failure signatures", ""]
+        out.append(
+            "| # | failures | category | title | signature | last seen | PRs | on default | latest |"
+        )
+        out.append("|---:|---:|---|---|---|---|---|---:|---|")
+        out += [_row(n, row) for n, row in enumerate(report.top, 1)]
+    out += ["", "### LLM tokens per ISO week", ""]
+    if report.tokens:
+        out += [tokens_chart(report), ""]
+    out += _weeks_table(report)
+    # GitHub reads text between two dollar signs as math
+    out += ["", cost_line(report).replace("$", "\\$") + "."]
+    if report.notes:
+        out += ["", *(f"- {text(n, 300)}" for n in report.notes)]
+    return "\n".join(out) + "\n"

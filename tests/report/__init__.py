@@ -1,0 +1,1 @@
+"""Tests of repopilot/report/ (issue 28 item 4)."""
