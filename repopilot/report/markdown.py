@@ -83,7 +83,9 @@ def _row(n: int, row: SignatureRow) -> str:
         code_span(row.signature, 120),
         row.last_seen[:10],
         prs or "—",
-        str(row.on_default) if row.on_default else "—",
+        f"{row.on_default} on {code_span(row.default_branch or 'default', 60)}"
+        if row.on_default
+        else "—",
         links or "—",
     ]
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
@@ -131,9 +133,9 @@ def render_markdown(report: Report) -> str:
         ]
         out += ["", "### Top failure signatures", ""]
         out.append(
-            "| # | failures | category | title | signature | last seen | PRs | on default | latest |"
+            "| # | failures | category | title | signature | last seen | PRs | default branch | latest |"
         )
-        out.append("|---:|---:|---|---|---|---|---|---:|---|")
+        out.append("|---:|---:|---|---|---|---|---|---|---|")
         out += [_row(n, row) for n, row in enumerate(report.top, 1)]
     out += ["", "### LLM tokens per ISO week", ""]
     if report.tokens:

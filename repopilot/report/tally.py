@@ -46,6 +46,7 @@ class SignatureRow:
     last_seen: str
     prs: tuple[int, ...]
     on_default: int  # failures of it on the default branch
+    default_branch: str | None  # that branch's name, when it failed there
     last_run_url: str
     last_job_url: str | None
 
@@ -254,6 +255,7 @@ def _top(dated: list[tuple[datetime, SeenRecord]], limit: int) -> tuple[Signatur
                     last_seen=last_at.isoformat().replace("+00:00", "Z"),
                     prs=tuple(sorted({r.pr for _, r in seen if r.pr is not None})),
                     on_default=sum(1 for _, r in seen if r.on_default),
+                    default_branch=next((r.branch for _, r in seen if r.on_default), None),
                     last_run_url=last.run_url,
                     last_job_url=last.job_url,
                 ),

@@ -45,11 +45,11 @@ def shares_line(report: Report) -> str:
 
 
 def where(row: SignatureRow) -> str:
+    """On which PRs and how often on the default branch it failed."""
     prs = ", ".join(f"#{n}" for n in row.prs[:5]) + (" ..." if len(row.prs) > 5 else "")
-    on = [
-        f"PRs {prs}" if row.prs else "",
-        f"default branch x{row.on_default}" if row.on_default else "",
-    ]
+    on = [f"PRs {prs}" if row.prs else ""]
+    if row.on_default:
+        on.append(f"{_flat(row.default_branch or 'default branch', 60)} x{row.on_default}")
     return "; ".join(p for p in on if p) or "-"
 
 

@@ -52,6 +52,7 @@ def test_markdown_tables_of_signatures_and_weeks():
     assert first.startswith("| 1 | 3 | ` test_failure ` | test\\_login failed |")
     # the signature's pipe is escaped: GFM would split the cell there, code span or not
     assert "` python-pytest-failed\\|test=tests/test_api.py::test_login `" in first
+    assert "| \\#11, \\#13 | 1 on ` main ` |" in first
     assert "\\#11, \\#13" in first and "[run](https://github.example/o/r/actions/runs/7)" in first
     assert (
         "| week | from | failures | on default | LLM runs | tokens | prompt | completion | cost (USD) |"
@@ -90,7 +91,7 @@ def test_text_report_lists_shares_signatures_and_weeks():
         "undecided 14.3% (1)"
     ) in out
     assert "python-pytest-failed|test=tests/test_api.py::test_login" in out
-    assert "PRs #11, #13; default branch x1" in out
+    assert "PRs #11, #13; main x1" in out
     assert "  2026-W47         3        0         1       3,000" in out
     assert out.splitlines()[-1] == (
         "LLM tokens: 3,000 in total, from the store's llm_tokens; no cost (prompt and "
