@@ -8,7 +8,7 @@ than its whole work on a small log (issue 11), so they are apart from repopilot/
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -59,6 +59,60 @@ class BaselineRun(Record):
     url: str = ""
 
 
+class SeenRecord(BaseModel):
+    """One failed job the Action triaged, as the repository's memory keeps it (issue 28,
+    docs/MEMORY.md): `seen.json` on the `repopilot-memory` branch holds a `SeenFile` of these.
+    Unknown fields are ignored, so a later version's file still reads."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    signature: str  # repopilot/origin/signature.py's signature of the failure
+    category: str
+    decided_by: Literal["pattern", "llm", "none"]
+    pattern_id: str | None = None
+    learned: bool = False  # decided by the repository's learned pattern (Verdict.learned_from)
+    title: str = ""
+    pr: int | None = None  # the PR number; None for a run on a branch (push, schedule)
+    branch: str  # the run's head branch
+    on_default: bool  # the run was on the default branch, not a PR
+    run_id: int
+    run_url: str
+    job: str
+    job_url: str | None = None
+    head_sha: str
+    at: str  # ISO 8601 UTC, when recorded
+    llm_tokens: int = 0  # prompt + completion tokens the triage of this job spent
+
+    @property
+    def key(self) -> tuple[int, str]:
+        """One record per job of a run: a re-run attempt's record replaces the earlier one."""
+        return self.run_id, self.job
+
+
+class SeenFile(BaseModel):
+    """The whole `seen.json`: records oldest first."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    version: Literal[1] = 1
+    records: list[SeenRecord] = Field(default_factory=list)
+
+
+class SeenBefore(Record):
+    """What the memory says about one failed job (issue 28), for the comment: earlier records
+    with the same signature from other PRs (`prs`: the latest of each, newest first, at most
+    MAX_SEEN_PRS of `pr_count`) and from the default branch (`default`: its oldest and newest
+    such record, so `default[0]` is "since", of `default_runs` runs). `signature` is the one
+    stored (redacted); `llm_tokens` what this job's own triage spent, recorded after posting."""
+
+    signature: str
+    prs: tuple[SeenRecord, ...] = ()
+    pr_count: int = 0
+    default: tuple[SeenRecord, ...] = ()
+    default_runs: int = 0
+    llm_tokens: int = 0
+
+
 class TriageResult(Record):
     """A verdict plus what escalation added (Contract 4 RESULT)."""
 
@@ -70,6 +124,7 @@ class TriageResult(Record):
     trace: str | None = None
     origin: OriginVerdict | None = None
     baseline_run: BaselineRun | None = None  # the Action compared with this green run (issue 20)
+    seen: SeenBefore | None = None  # the repository's memory of this failure (issue 28)
 
     def contract(self) -> dict[str, Any]:
         out = self.verdict.contract()

@@ -53,6 +53,7 @@ FALLBACK = {
     "mode": "REPOPILOT_MODE",
     "result-file": "REPOPILOT_RESULT_FILE",
     "origin-budget": "REPOPILOT_ORIGIN_BUDGET",
+    "memory": "REPOPILOT_MEMORY",
 }
 
 
@@ -126,6 +127,7 @@ class ActionSettings:
     mode: Mode = "all"
     result_file: str = "repopilot-result.json"
     origin_budget: int = DEFAULT_ORIGIN_BUDGET  # 0: origins off
+    memory: bool = True  # issue 28: read and write the repository's memory (docs/MEMORY.md)
 
 
 @dataclass(frozen=True)
@@ -290,6 +292,9 @@ class _Reader:
         dry = get_input(env, "dry-run")
         if dry.lower() not in _TRUE | _FALSE:
             raise ConfigError(f"{_where(env, 'dry-run')}: expected true or false, got {dry!r}")
+        memory = get_input(env, "memory").lower() or "true"
+        if memory not in _TRUE | _FALSE:
+            raise ConfigError(f"{_where(env, 'memory')}: expected true or false, got {memory!r}")
         escalate = get_input(env, "escalate")
         if escalate.lower() == "unknown":  # action.yml's name for "auto"
             escalate = "auto"
@@ -304,6 +309,7 @@ class _Reader:
             mode=cast(Mode, self.choice("mode", get_input(env, "mode"), MODES, "all")),
             result_file=get_input(env, "result-file") or "repopilot-result.json",
             origin_budget=self.budget(get_input(env, "origin-budget")),
+            memory=memory in _TRUE,
         )
 
     def budget(self, raw: str) -> int:

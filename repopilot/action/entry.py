@@ -26,6 +26,7 @@ from repopilot.action.handlers import Outcome, client_for, on_issue_comment, res
 from repopilot.action.learn import offer_learning, repository_library
 from repopilot.action.llm_status import llm_status
 from repopilot.action.log_summary import run_summary
+from repopilot.action.memory import Memory, with_memory
 from repopilot.action.render import comment_renderer
 from repopilot.action.result_file import ResultFileError, RunResult
 from repopilot.action.result_file import load as load_result
@@ -281,16 +282,25 @@ def on_ci_run(
 
 
 def _analyze(
-    inp: runner.Inputs, settings: Settings, repo: Any, event: RunEvent, triage: Triage | None
+    inp: runner.Inputs,
+    settings: Settings,
+    repo: Any,
+    event: RunEvent,
+    triage: Triage | None,
+    memory: Memory | None = None,
 ) -> RunResult:
     skipped = None
     caps = LogCaps(settings.github.max_log_bytes, settings.github.max_zip_bytes)
     if triage is None:
         classifier = action_classifier(inp, settings, repository_library(repo, inp.patterns))
         own, skipped = pipeline_triage(inp, settings, classifier)
-        found = analyze(repo, event, own, origin_setup(inp, settings, own, classifier), caps)
+        setup = with_memory(origin_setup(inp, settings, own, classifier), memory)
+        found = analyze(repo, event, own, setup, caps)
     else:
-        found = analyze(repo, event, triage, origin_setup(inp, settings, None), caps)
+        setup = with_memory(origin_setup(inp, settings, None), memory)
+        found = analyze(repo, event, triage, setup, caps)
+    if memory is not None:  # issue 28: "seen before" for each failed job
+        found = memory.attach(found)
     status = llm_status(inp.llm, skipped, found.results)
     emit_annotations(found.jobs)  # issue 23: the key line's file and line, where it names one
     if status.skipped:
@@ -313,10 +323,11 @@ def triage_and_post(
     run = event.workflow_run
     full_name = event.repository.full_name or inp.repository
     repo = gh.get_repo(full_name)
+    memory = Memory(repo, event) if settings.action.memory else None  # issue 28
     if inp.mode == "post":
         found = load_result(inp.result_file, full_name, run.id)
     else:
-        found = _analyze(inp, settings, repo, event, triage)
+        found = _analyze(inp, settings, repo, event, triage, memory)
     outputs, details = _outputs(found), {"run_id": run.id, "jobs": [j.id for j in found.jobs]}
     details["job_traces"] = [j.result.trace for j in found.jobs]
     details["origins"] = [
@@ -348,6 +359,8 @@ def triage_and_post(
         print(run_summary(found, "not posted (read-only token); see the job summary"))
         body = render(None, None)
         return Outcome("summarized", f"RepoPilot could not post:\n\n{body}", outputs, details)
+    if memory is not None and not inp.dry_run:  # after posting: a memory failure costs nothing
+        details["memory"] = memory.remember(found, posted.pr.number if posted.pr else None).added
     details["pr"] = posted.pr.number if posted.pr else None
     if posted.comment is None or posted.pr is None:
         why = "dry run" if inp.dry_run else "no pull request for this run"

@@ -192,6 +192,7 @@ def job_section(
     if show_origin:
         out += origin_line(view.origin)
     out += baseline_line(view.baseline_run)  # issue 20: which green run's log was compared
+    out += view.seen  # issue 28: the same failure elsewhere (comment/seen.py)
     if view.evidence:
         out += _key_line(view, context_lines, len(group))
     elif view.link and len(group) == 1:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from repopilot.comment import markdown as md
 from repopilot.comment.marker import PROPOSAL_ID, diff_sha256
 from repopilot.comment.origin import is_guess, told
+from repopilot.comment.seen import seen_block
 from repopilot.records import BASELINE_NOTE, INFRA_CATEGORIES, Category, DecidedBy, Evidence, Kind
 from repopilot.run_records import BaselineRun, OriginVerdict, Proposal, TriageResult
 from repopilot.safety.deceptive import diff_deception
@@ -77,6 +78,7 @@ class JobView:
     step_start: int | None = None  # its first line in the log file, when lines count from there
     baseline_run: BaselineRun | None = None  # issue 20: the green run its log was compared with
     guess: bool = False  # issue 20: the category is a guess (comment/origin.py `is_guess`)
+    seen: str = ""  # issue 28: the "Seen before" paragraph (comment/seen.py), inert Markdown
 
     def shown_line(self, line: int) -> int:
         """`line` (of the downloaded log) as the log viewer numbers it: within the step."""
@@ -239,4 +241,5 @@ def build_view(job: JobReport) -> JobView:
         step_start=step_start(job, [e.line for e in (*ev, *ctx)]),
         baseline_run=r.baseline_run,
         guess=is_guess(v),
+        seen=seen_block(r),  # cleans what it shows itself
     )

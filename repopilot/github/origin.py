@@ -247,12 +247,14 @@ class OriginLookup:
     def decide(self, job_name: str, verdict: Verdict) -> OriginVerdict:
         """This failed job's origin; never raises for API trouble or an exhausted budget."""
         evidence = " ".join(e.text for e in verdict.evidence)
+        sig, recall = self.sign(verdict), self.setup.remembered
         facts = OriginFacts(
             verdict.category,
-            self.sign(verdict),
+            sig,
             evidence,
             base_branch=self.base_branch,
             rerun_url=self.run.html_url,
+            remembered=recall(sig) if recall is not None else None,  # issue 28: the memory
         )
         attempts: list[str] = []
         base: list[BaseJob] = []

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from repopilot.origin.decide import OriginHook
+from repopilot.origin.decide import OriginHook, Remembered
 from repopilot.records import Verdict
 from repopilot.run_records import BaselineRun, TriageResult
 from repopilot.settings import DEFAULT_LOG_CAP
@@ -19,6 +19,8 @@ Classify = Callable[[str], list[Verdict]]
 Signer = Callable[[Verdict], str | None]
 """A verdict -> its failure signature text (origin/signature.py)."""
 Triage = Callable[[str], list[TriageResult]]
+Recall = Callable[[str | None], Remembered | None]
+"""A signature -> the memory's records of it on the default branch (issue 28), or None."""
 
 
 @dataclass(frozen=True)
@@ -58,3 +60,5 @@ class OriginSetup:
     triage: OriginTriage | None = None
     log_cap: int = DEFAULT_LOG_CAP
     """Bytes of a base-branch job log downloaded (REPOPILOT_MAX_LOG_BYTES)."""
+    remembered: Recall | None = None
+    """The default branch's failures in RepoPilot's memory (issue 28, action/memory.py)."""

@@ -11,6 +11,10 @@ changed files. The rules, first match wins:
 3. `flaky`: the same signature failed on the base branch and a later base run passed the job.
 4. `infra`: the category is runner, network, timeout or disk trouble and the PR's changes show no
    sign of it (no CI/container configuration changed, no changed file named in the evidence).
+4b. `base_branch` from memory (issue 28): RepoPilot's memory (docs/MEMORY.md) holds the same
+   signature from runs on the default branch, and the base branch's latest run looked at does
+   not pass the job; when it does, the memory's failure may have been fixed since and come back
+   with this PR, or be flaky: `undetermined`. The live runs of rules 1-3 outrank the memory.
 5. `this_pr`: the job passes on the base branch's latest comparable run, the signature appears in
    none of the runs looked at, and every lookup completed.
 6. `undetermined`: anything else, including lookups cut short by the request budget or an API
@@ -86,6 +90,18 @@ class OriginFacts:
     incomplete: str | None = None
     rerun_url: str | None = None
     requests: int = 0
+    remembered: Remembered | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Remembered:
+    """The same signature in RepoPilot's memory of the default branch (issue 28): the oldest
+    such record read (`since`, an ISO 8601 time, and its run's page) and how many there are."""
+
+    branch: str
+    since: str
+    run_url: str
+    runs: int = 1
 
 
 def decide(facts: OriginFacts) -> OriginVerdict:
@@ -97,6 +113,7 @@ def decide(facts: OriginFacts) -> OriginVerdict:
         or _on_the_base_branch(facts, base, where)
         or _came_and_went(facts, base, where)
         or _infrastructure(facts)
+        or _from_memory(facts, base)
         or _against_the_latest(facts, base, where)
     )
     return OriginVerdict(
@@ -158,6 +175,24 @@ def _infrastructure(facts: OriginFacts) -> _Found | None:
     if sign is None:
         return "infra", f"a {facts.category.replace('_', ' ')} failure", None
     return "undetermined", f"an infrastructure failure, but the PR changes {sign}", None
+
+
+def _from_memory(facts: OriginFacts, base: list[BaseJob]) -> _Found | None:
+    """Rule 4b: the memory has this failure on the default branch."""
+    seen = facts.remembered
+    if seen is None or facts.signature is None:
+        return None
+    if facts.base_branch and facts.base_branch != seen.branch:
+        return None  # a PR into another branch: the default branch's failures are not its base's
+    day = seen.since[:10]
+    if base and base[0].conclusion in PASSED:
+        reason = (
+            f"the job passes on {facts.base_branch or 'the base branch'} ({base[0].named}), but "
+            f"the same failure was seen on {seen.branch} on {day}"
+        )
+        return "undetermined", reason, None
+    since = BaseJob(None, seen.run_url, "failure", facts.signature)
+    return "base_branch", f"the same failure is on {seen.branch} since {day}", since
 
 
 def _against_the_latest(facts: OriginFacts, base: list[BaseJob], where: str) -> _Found:

@@ -1,6 +1,7 @@
 """The contents API of the loopback GitHub server (`GET /repos/{o}/{r}/contents/{path}?ref=`),
 read from the in-memory git store at the ref's commit: a file as the `content-file` shape (base64
-content), a directory as the list of its entries (shapes of ../shared/github/openapi examples)."""
+content), a directory as the list of its entries (shapes of ../shared/github/openapi examples).
+`PUT` creates or updates one file on a branch with GitHub's blob-sha check (issue 28)."""
 
 from __future__ import annotations
 
@@ -61,4 +62,40 @@ def get_contents(state, m, q, b):
     return 200, body, {}
 
 
-CONTENTS_TABLE = [("GET", R + r"/contents/(.*)", get_contents)]
+def _blob_at(state, commit: str, path: str) -> str | None:
+    """The blob sha of `path` in `commit`'s tree, or None."""
+    kind, obj = "tree", state.git.commits[commit].tree
+    for part in [p for p in path.split("/") if p]:
+        if kind != "tree" or part not in state.git.trees[obj]:
+            return None
+        _mode, kind, obj = state.git.trees[obj][part]
+    return obj if kind == "blob" else None
+
+
+def put_contents(state, m, q, b):
+    """`PUT /repos/{o}/{r}/contents/{path}` (create or update a file, issue 28): one commit on
+    `branch` (default `main`) whose parent is its head. As GitHub checks it: updating needs the
+    current blob's `sha` (a stale one is 409, a missing one 422), a missing branch is 404."""
+    full, path = m[1], m[2].strip("/")
+    branch = b.get("branch") or "main"
+    head = state.refs.get(full, {}).get(branch)
+    if head is None:
+        return 404, {"message": f"Branch {branch} not found"}, {}
+    current, given = _blob_at(state, head, path), b.get("sha")
+    if current is not None and given is None:
+        return 422, {"message": 'Invalid request.\n\n"sha" wasn\'t supplied.'}, {}
+    if given is not None and given != current:
+        return 409, {"message": f"{path} does not match {given}"}, {}
+    blob = state.git.put_blob(base64.b64decode(b["content"]))
+    tree = state.git.update_tree(state.git.commits[head].tree, [{"path": path, "sha": blob}])
+    commit = state.git.put_commit(tree, [head], b["message"])
+    state.refs[full][branch] = commit
+    data = state.git.blobs[blob]
+    content = _entry(state, full, branch, path, "blob", blob, data)
+    return (200 if current else 201), {"content": content, "commit": {"sha": commit}}, {}
+
+
+CONTENTS_TABLE = [
+    ("GET", R + r"/contents/(.*)", get_contents),
+    ("PUT", R + r"/contents/(.*)", put_contents),  # issue 28: the memory branch's seen.json
+]

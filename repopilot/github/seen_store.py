@@ -1,0 +1,237 @@
+"""The repository's memory of failures (issue 28, docs/MEMORY.md): `seen.json` on the branch
+`repopilot-memory`, read and written through the contents API.
+
+The file is a `SeenFile` (repopilot/run_records.py): `{"version": 1, "records": [...]}`, records
+oldest first, one JSON object per line so the branch's history diffs line by line. Format
+version 1; a reader ignores fields it does not know.
+
+- Read: `GET /contents/seen.json?ref=repopilot-memory`; the last `READ` (200) records are used.
+- Write: read the file and its blob sha, merge this run's records in by key (run id and job: a
+  re-run's record replaces the earlier one), keep the last `KEEP` (1000) and at most `MAX_BYTES`,
+  `PUT` with that sha. A stale sha (409, or 422 when the file appeared meanwhile) means another
+  run wrote first: read again, merge again, retry; at most `ATTEMPTS` times. Nothing is lost:
+  every write carries every record it read.
+- A missing branch is created as an orphan commit holding only `seen.json` (Git Database API:
+  tree, commit without parents, ref): no workflow file is on that branch, so its pushes run
+  nothing, whatever the token, and it holds no copy of the code.
+- A corrupt file (not JSON, not the format, too large for the contents API) is reported once
+  and replaced on the next write by a new list; its bytes stay in the branch's history.
+
+Every request is counted against `budget`. No failure raises: a refused token (403 on a fork's
+read-only one), a 404, a rate limit, an unreachable API or a corrupt file comes back as one
+warning line (`Loaded.warning`, `Written.warning`) and costs only the memory.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import requests
+from github import GithubException
+from github.Repository import Repository
+from pydantic import ValidationError
+
+from repopilot.run_records import SeenFile, SeenRecord
+
+BRANCH = "repopilot-memory"
+PATH = "seen.json"
+READ = 200  # records a reader uses, the newest
+KEEP = 1000  # records a write keeps, the newest
+MAX_BYTES = 900_000  # the contents API serves base64 content up to 1 MB
+ATTEMPTS = 4  # writes tried against a file another run keeps changing
+BUDGET = 14  # requests: 1 read; per write attempt 2, plus 4 to create the branch once
+PAUSE = 0.5  # seconds: a random wait up to this many times the attempt, between attempts
+_CONFLICT = frozenset({409, 422})
+WHERE = f"{BRANCH}:{PATH}"
+
+
+class _Stop(Exception):
+    """The memory gives up for this run (one line: why)."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The newest records (at most READ, oldest first), or a warning saying why there are none
+    (a missing file is no warning: nothing was remembered yet)."""
+
+    records: tuple[SeenRecord, ...] = ()
+    warning: str | None = None
+
+
+@dataclass(frozen=True)
+class Written:
+    """How many records this run added or replaced; `warning` when the write failed or when
+    a corrupt file was replaced."""
+
+    added: int = 0
+    warning: str | None = None
+    requests: int = 0
+
+
+@dataclass(frozen=True)
+class _File:
+    sha: str | None  # the blob sha to PUT against; None: there is no file
+    records: tuple[SeenRecord, ...] = ()
+    corrupt: str | None = None  # why the file there is not a memory file
+    branch: bool = True  # False: the branch itself is missing (known only after a 404)
+
+
+def parse(raw: bytes) -> SeenFile:
+    """`seen.json`'s bytes as a SeenFile; ValueError with one line (where and what) otherwise."""
+    try:
+        return SeenFile.model_validate_json(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "top level"
+        raise ValueError(f"{where}: {err['msg']}") from None
+
+
+def dump(records: Sequence[SeenRecord]) -> str:
+    """The file's text: one record per line, the newest KEEP, at most MAX_BYTES."""
+    lines = [json.dumps(r.model_dump(mode="json"), ensure_ascii=False) for r in records[-KEEP:]]
+    size = sum(len(line.encode()) + 2 for line in lines) + 40
+    while lines and size > MAX_BYTES:  # oldest first out
+        size -= len(lines.pop(0).encode()) + 2
+    return '{"version": 1, "records": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
+def merge(base: Sequence[SeenRecord], new: Sequence[SeenRecord]) -> list[SeenRecord]:
+    """`base` with `new` in: a record with the key of a new one is replaced (moved last)."""
+    keys = {r.key for r in new}
+    return [r for r in base if r.key not in keys] + list(new)
+
+
+class SeenStore:
+    """One run's access to the memory; `read` and `append` each return, never raise."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        budget: int = BUDGET,
+        attempts: int = ATTEMPTS,
+        pause: Callable[[int], None] | None = None,
+    ):
+        self.repo, self.budget, self.attempts, self.used = repo, budget, attempts, 0
+        self.branch = BRANCH
+        # runs that collide once would collide again in lockstep: a random wait parts them
+        self.pause = pause or (lambda n: time.sleep(random.uniform(0, PAUSE * n)))
+
+    def _call(self, method: str, path: str, **kw: Any) -> Any:
+        if self.used >= self.budget:
+            raise _Stop(f"its request budget ({self.budget}) ran out")
+        self.used += 1
+        _, data = self.repo.requester.requestJsonAndCheck(method, f"{self.repo.url}{path}", **kw)
+        return data
+
+    def _fetch(self) -> _File:
+        try:
+            data = self._call("GET", f"/contents/{PATH}", parameters={"ref": self.branch})
+        except GithubException as exc:
+            if exc.status != 404:
+                raise
+            return _File(None)
+        if not isinstance(data, dict) or not isinstance(data.get("sha"), str):
+            return _File(None, corrupt="the contents API did not describe a file there")
+        sha = data["sha"]
+        if data.get("encoding") != "base64" or not isinstance(data.get("content"), str):
+            return _File(sha, corrupt="it is larger than the contents API serves (1 MB)")
+        try:
+            raw = base64.b64decode(data["content"])
+            return _File(sha, tuple(parse(raw).records))
+        except (ValueError, binascii.Error) as exc:
+            return _File(sha, corrupt=str(exc).splitlines()[0][:200])
+
+    def read(self) -> Loaded:
+        """The last READ records; a corrupt file or an API failure is one warning."""
+        try:
+            found = self._fetch()
+        except (_Stop, GithubException, requests.RequestException) as exc:
+            return Loaded(warning=f"RepoPilot's memory ({WHERE}) was not read: {_why(exc)}")
+        if found.corrupt:
+            return Loaded(warning=_corrupt(found.corrupt))
+        return Loaded(found.records[-READ:])
+
+    def append(self, new: Sequence[SeenRecord], message: str) -> Written:
+        """Merge `new` into the file (module docstring); `message` is the commit's."""
+        note: str | None = None
+        try:
+            for attempt in range(self.attempts):
+                if attempt:
+                    self.pause(attempt)
+                found = self._fetch()
+                if found.corrupt:
+                    note = _corrupt(found.corrupt)
+                merged = merge(found.records, new)
+                if merged == list(found.records):
+                    return Written(0, note, self.used)  # an earlier attempt's write landed
+                if self._put(found, dump(merged), message):
+                    return Written(len(new), note, self.used)
+            raise _Stop(f"other runs kept changing it ({self.attempts} attempts)")
+        except (_Stop, GithubException, requests.RequestException) as exc:
+            why = f"RepoPilot's memory ({WHERE}) was not updated: {_why(exc)}"
+            return Written(0, f"{note} {why}" if note else why, self.used)
+
+    def _put(self, found: _File, text: str, message: str) -> bool:
+        """Write `text` over the file `found` describes; False when another run was first."""
+        content = base64.b64encode(text.encode()).decode()
+        body: dict[str, Any] = {"message": message, "content": content, "branch": self.branch}
+        if found.sha is not None:
+            body["sha"] = found.sha
+        elif not self._branch_exists():
+            return self._create_branch(text, message)
+        try:
+            self._call("PUT", f"/contents/{PATH}", input=body)
+        except GithubException as exc:
+            if exc.status in _CONFLICT:
+                return False
+            raise
+        return True
+
+    def _branch_exists(self) -> bool:
+        try:
+            self._call("GET", f"/git/ref/heads/{self.branch}")
+        except GithubException as exc:
+            if exc.status == 404:
+                return False
+            raise
+        return True
+
+    def _create_branch(self, text: str, message: str) -> bool:
+        """The branch as one orphan commit holding only the file; False when it appeared."""
+        entry = {"path": PATH, "mode": "100644", "type": "blob", "content": text}
+        tree = self._call("POST", "/git/trees", input={"tree": [entry]})
+        commit = self._call(
+            "POST", "/git/commits", input={"message": message, "tree": tree["sha"], "parents": []}
+        )
+        try:
+            ref = {"ref": f"refs/heads/{self.branch}", "sha": commit["sha"]}
+            self._call("POST", "/git/refs", input=ref)
+        except GithubException as exc:
+            if exc.status == 422:  # another run created it meanwhile: merge into theirs
+                return False
+            raise
+        return True
+
+
+def _corrupt(why: str) -> str:
+    return (
+        f"RepoPilot's memory {WHERE} is not a memory file ({why}); it is ignored, and the next "
+        "write starts a new list (the old bytes stay in the branch's history)."
+    )
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, _Stop):
+        return str(exc)
+    if isinstance(exc, GithubException):
+        message = exc.data.get("message") if isinstance(exc.data, dict) else None
+        hint = " (a read-only token, e.g. a fork's, or no `contents: write`)" * (exc.status == 403)
+        return f"the GitHub API answered {exc.status}{hint}: {message or 'no message'}"
+    return f"the GitHub API could not be reached ({exc.__class__.__name__})"
