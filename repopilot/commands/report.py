@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -28,6 +29,7 @@ from repopilot.run_records import SeenRecord
 from repopilot.settings import Settings
 
 DEFAULT_STORE = "seen.json"
+_REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,6 +40,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"the seen-before store (default {DEFAULT_STORE}; get it with "
         "`git fetch origin repopilot-memory && "
         "git show origin/repopilot-memory:seen.json > seen.json`)",
+    )
+    p.add_argument(
+        "--repo",
+        metavar="OWNER/NAME",
+        default=None,
+        help="read the store through the GitHub API (GITHUB_TOKEN, GITHUB_API_URL) instead of "
+        "a file: the newest 200 records",
     )
     p.add_argument(
         "--traces",
@@ -94,9 +103,26 @@ def _prices(args: argparse.Namespace) -> Prices | None:
     return None if args.price_in is None else Prices(args.price_in, args.price_out)
 
 
-def _records(args: argparse.Namespace, traces: Traces | None) -> list[SeenRecord]:
+def _records(
+    args: argparse.Namespace, traces: Traces | None, settings: Settings
+) -> list[SeenRecord]:
     """The store's records; without `--store`, a missing default store is fine when the traces
     are usable (a tokens-only report)."""
+    if args.repo is not None:
+        if args.store is not None:
+            raise UsageError("give --store FILE or --repo OWNER/NAME, not both")
+        if not _REPO.fullmatch(args.repo):
+            raise UsageError(f"--repo: expected OWNER/NAME, not {args.repo!r}")
+        from repopilot.github.memory_read import LIMIT, read_memory  # PyGithub only here
+
+        records = list(read_memory(settings.github, args.repo))
+        if len(records) >= LIMIT:
+            print(
+                f"repopilot: note: the API reader gives the newest {LIMIT} records of "
+                f"{args.repo}'s memory; for all of them read the file (--store)",
+                file=sys.stderr,
+            )
+        return records
     path = args.store or DEFAULT_STORE
     if args.store is None and traces is not None and traces.traces and not Path(path).exists():
         print(f"repopilot: warning: no {path}: tokens from the traces only", file=sys.stderr)
@@ -117,7 +143,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             print(f"repopilot: warning: {line}", file=sys.stderr)
         if not traces.traces:
             print(f"repopilot: warning: {args.traces}: no usable trace", file=sys.stderr)
-    records = _records(args, traces)
+    records = _records(args, traces, settings)
     report = build(
         records,
         traces.traces if traces is not None else (),

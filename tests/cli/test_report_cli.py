@@ -146,3 +146,25 @@ def test_bad_options_are_one_line_and_exit_2(tmp_path, capsys, argv, needle):
         raise SystemExit(code)
     assert stop.value.code == 2
     assert needle in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            ["--repo", "octo/repo"],
+            "repopilot: --repo needs a token in GITHUB_TOKEN (e.g. GITHUB_TOKEN=$(gh auth token)), "
+            "or read the file: git show origin/repopilot-memory:seen.json > seen.json\n",
+        ),
+        (
+            ["--repo", "octo/repo", "--store", "seen.json"],
+            "repopilot: give --store FILE or --repo OWNER/NAME, not both\n",
+        ),
+        (["--repo", "octo"], "repopilot: --repo: expected OWNER/NAME, not 'octo'\n"),
+    ],
+)
+def test_repo_problems_are_one_line_before_any_request(capsys, monkeypatch, argv, line):
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    monkeypatch.setenv("GITHUB_API_URL", "http://127.0.0.1:9")  # nothing listens: no request made
+    assert main(["report", *argv]) == 2
+    assert capsys.readouterr() == ("", line)
