@@ -94,6 +94,7 @@ class Memory:
         self.store = SeenStore(repo)
         self.place = RunPlace.of(event)
         self._records: tuple[SeenRecord, ...] | None = None
+        self._refused = False  # the read got 403: the same token's write would too
         self._warned: set[str] = set()
 
     @property
@@ -101,7 +102,7 @@ class Memory:
         """The last 200 records, read on first use (a run with no failed job reads nothing)."""
         if self._records is None:
             loaded = self.store.read()
-            self._records = loaded.records
+            self._records, self._refused = loaded.records, loaded.refused
             self._warn(loaded.warning)
         return self._records
 
@@ -155,7 +156,7 @@ class Memory:
         at = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
         place = self.place if pr is None else dataclasses.replace(self.place, pr=pr)
         new = records_of(found, place, at)
-        if not new:
+        if not new or self._refused:  # one warning said it already
             return Written()
         jobs = f"{len(new)} failed job{'s' if len(new) != 1 else ''}"
         written = self.store.append(new, f"RepoPilot memory: run {found.run_id} ({jobs})")

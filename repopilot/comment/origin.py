@@ -58,6 +58,8 @@ def _branch(o: OriginVerdict) -> str:
 
 
 def _run(o: OriginVerdict) -> str:
+    if o.base_run_number is None and (o.base_run_url or "").startswith(("https://", "http://")):
+        return md.link("an earlier run", o.base_run_url or "")  # issue 28: from the memory
     if o.base_run_number is None:
         return "a recent run"
     label = f"run #{o.base_run_number}"

@@ -63,6 +63,7 @@ class Loaded:
 
     records: tuple[SeenRecord, ...] = ()
     warning: str | None = None
+    refused: bool = False  # the token may not read it (403): it may not write it either
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,9 @@ class SeenStore:
         try:
             found = self._fetch()
         except (_Stop, GithubException, requests.RequestException) as exc:
-            return Loaded(warning=f"RepoPilot's memory ({WHERE}) was not read: {_why(exc)}")
+            refused = isinstance(exc, GithubException) and exc.status == 403
+            why = f"RepoPilot's memory ({WHERE}) was not read: {_why(exc)}"
+            return Loaded(warning=why, refused=refused)
         if found.corrupt:
             return Loaded(warning=_corrupt(found.corrupt))
         return Loaded(found.records[-READ:])
