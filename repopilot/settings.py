@@ -26,8 +26,9 @@ from repopilot.records import ESCALATE_MODES, EscalateMode
 
 Provider = Literal["none", "openai", "ollama"]
 PROVIDERS: tuple[str, ...] = get_args(Provider)
-Mode = Literal["all", "analyze", "post"]
-"""all: analyze and post in one job; analyze / post: the two halves of the split workflow."""
+Mode = Literal["all", "analyze", "post", "report"]
+"""all: analyze and post in one job; analyze / post: the two halves of the split workflow;
+report: the memory's report as the job summary (issue 28, action/report_mode.py)."""
 MODES: tuple[str, ...] = get_args(Mode)
 ScanEngine = Literal["set", "reference"]
 """set: the set engine (Hyperscan/RE2, the default); reference: the per-pattern path."""

@@ -28,6 +28,7 @@ from repopilot.action.llm_status import llm_status
 from repopilot.action.log_summary import run_summary
 from repopilot.action.memory import Memory, with_memory
 from repopilot.action.render import comment_renderer
+from repopilot.action.report_mode import report_outcome
 from repopilot.action.result_file import ResultFileError, RunResult
 from repopilot.action.result_file import load as load_result
 from repopilot.action.result_file import save as save_result
@@ -194,7 +195,9 @@ def run(settings: Settings, triage: Triage | None = None) -> int:
     try:
         inp = runner.read_inputs(settings)
         data = read_event(inp.event_path)
-        if inp.event_name == "workflow_run":
+        if inp.mode == "report":  # issue 28: on whatever event runs it (a schedule)
+            result = report_outcome(settings)
+        elif inp.event_name == "workflow_run":
             result = on_workflow_run(inp, settings, parse_run_event(data), triage)
         elif inp.event_name == "issue_comment":
             result = on_issue_comment(inp, parse_comment_event(data))
