@@ -63,6 +63,7 @@ def test_action_metadata() -> None:
         assert "default" in spec and isinstance(spec["default"], str), name
     contract = {"github-token", "llm", "model", "escalate", "patterns", "repo-path", "approvers"}
     contract |= {"signing-key", "bot-login", "dry-run", "mode", "result-file", "origin-budget"}
+    contract |= {"memory"}  # issue 28: the repository's memory (docs/MEMORY.md)
     assert set(action["inputs"]) == contract
     assert action["inputs"]["github-token"]["default"] == "${{ github.token }}"
     assert action["inputs"]["mode"]["default"] == "all"

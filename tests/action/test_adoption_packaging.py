@@ -48,7 +48,7 @@ def test_the_runner_reads_the_composite_inputs_as_the_docker_ones() -> None:
     underscores; runner.read_inputs must read them exactly as the hyphenated Docker names."""
     values = {name: f"v-{name}" for name in ACTION["inputs"]}
     values.update({"llm": "openai", "mode": "post", "escalate": "fixable", "dry-run": "true"})
-    values.update({"approvers": "admin maintain", "origin-budget": "5"})
+    values.update({"approvers": "admin maintain", "origin-budget": "5", "memory": "false"})
     base = {"GITHUB_REPOSITORY": "o/r", "GITHUB_EVENT_NAME": "workflow_run"}
     composite = dict(base)
     for key, expr in run_step()["env"].items():
