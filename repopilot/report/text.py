@@ -23,9 +23,13 @@ def headline(report: Report) -> str:
     if not report.failures:
         return f"no failures recorded from {span}"
     return (
-        f"{report.failures} failures, {report.signatures} signatures, on {report.prs} PRs, "
-        f"{report.on_default} on the default branch, from {span}"
+        f"{_n(report.failures, 'failure')}, {_n(report.signatures, 'signature')}, "
+        f"on {_n(report.prs, 'PR')}, {report.on_default} on the default branch, from {span}"
     )
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def cost_line(report: Report) -> str:

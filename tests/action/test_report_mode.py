@@ -25,7 +25,9 @@ def test_a_scheduled_report_summarises_what_the_action_recorded(tmp_path, gh):
     writes = _writes(state)
     run = run_action(tmp_path / "2", server.url, "schedule", SCHEDULE, mode="report")
     assert run.returncode == 0, run.stderr
-    assert run.summary.startswith("## RepoPilot report\n\n1 failures, 1 signatures, on 1 PRs")
+    assert run.summary.startswith(
+        "## RepoPilot report\n\n1 failure, 1 signature, on 1 PR, 0 on the default"
+    )
     assert 'pie title Decided by\n    "patterns" : 1\n```' in run.summary
     assert "| 1 | 1 | ` test_failure ` |" in run.summary and "\\#7" in run.summary
     assert run.trace["outcome"] == "reported"
