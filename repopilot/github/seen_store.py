@@ -56,6 +56,10 @@ class _Stop(Exception):
     """The memory gives up for this run (one line: why)."""
 
 
+# what ends the memory's work for this run, as one warning: the API's answers and odd payloads
+_TROUBLE = (_Stop, GithubException, requests.RequestException, KeyError, TypeError, ValueError)
+
+
 @dataclass(frozen=True)
 class Loaded:
     """The newest records (at most READ, oldest first), or a warning saying why there are none
@@ -153,7 +157,7 @@ class SeenStore:
         """The last READ records; a corrupt file or an API failure is one warning."""
         try:
             found = self._fetch()
-        except (_Stop, GithubException, requests.RequestException) as exc:
+        except _TROUBLE as exc:
             refused = isinstance(exc, GithubException) and exc.status == 403
             why = f"RepoPilot's memory ({WHERE}) was not read: {_why(exc)}"
             return Loaded(warning=why, refused=refused)
@@ -177,7 +181,7 @@ class SeenStore:
                 if self._put(found, dump(merged), message):
                     return Written(len(new), note, self.used)
             raise _Stop(f"other runs kept changing it ({self.attempts} attempts)")
-        except (_Stop, GithubException, requests.RequestException) as exc:
+        except _TROUBLE as exc:
             why = f"RepoPilot's memory ({WHERE}) was not updated: {_why(exc)}"
             return Written(0, f"{note} {why}" if note else why, self.used)
 
@@ -235,6 +239,9 @@ def _why(exc: BaseException) -> str:
         return str(exc)
     if isinstance(exc, GithubException):
         message = exc.data.get("message") if isinstance(exc.data, dict) else None
-        hint = " (a read-only token, e.g. a fork's, or no `contents: write`)" * (exc.status == 403)
+        hint = " (the token may not: a fork's read-only one, or the job's `contents:` scope)"
+        hint *= exc.status == 403
         return f"the GitHub API answered {exc.status}{hint}: {message or 'no message'}"
-    return f"the GitHub API could not be reached ({exc.__class__.__name__})"
+    if isinstance(exc, requests.RequestException):
+        return f"the GitHub API could not be reached ({exc.__class__.__name__})"
+    return f"the GitHub API's answer was not understood ({exc.__class__.__name__})"

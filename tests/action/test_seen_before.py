@@ -235,3 +235,42 @@ def test_analyze_reads_and_the_post_job_writes(tmp_path, gh):
     act(tmp_path / "p", server, facts, mode="post", result_file=result)
     assert "also failed on PR #8" in comment(state, 7)
     assert [r["run_id"] for r in memory(state)] == [556, 555]
+
+
+def test_the_same_workflow_mode_remembers_a_push_to_main(tmp_path, gh):
+    """RepoPilot as the last job of the CI workflow itself: a push to main that fails is
+    remembered on the default branch, and the PR's own run then says so."""
+    server, facts = gh
+    state = server.state
+    add_run(state, 600, facts.base_sha)
+    repo = {
+        "full_name": REPO,
+        "name": "octo-repo",
+        "owner": {"login": "octo-org"},
+        "default_branch": "main",
+    }
+    push = {
+        "ref": "refs/heads/main",
+        "after": facts.base_sha,
+        "repository": repo,
+        "head_commit": {"id": facts.base_sha, "message": "merge"},
+        "sender": {"login": "maint", "type": "User"},
+    }
+    env = {"GITHUB_RUN_ID": "600", "GITHUB_RUN_ATTEMPT": "1"}
+    first = run_action(tmp_path / "push", server.url, "push", push, env=env)
+    assert first.returncode == 0, first.stderr
+    [rec] = memory(state)
+    assert rec["on_default"] is True and rec["branch"] == "main" and rec["run_id"] == 600
+    head = {"ref": "feature", "sha": facts.head_sha, "repo": repo}
+    pull = {
+        "action": "synchronize",
+        "number": 7,
+        "pull_request": {"number": 7, "head": head, "base": {**head, "ref": "main"}},
+        "repository": repo,
+        "sender": {"login": "contributor", "type": "User"},
+    }
+    env = {"GITHUB_RUN_ID": "555", "GITHUB_RUN_ATTEMPT": "1"}
+    run = run_action(tmp_path / "pr", server.url, "pull_request", pull, env=env)
+    assert run.returncode == 0, run.stderr
+    assert f"on ` main ` since {rec['at'][:10]}" in comment(state, 7)
+    assert [r["run_id"] for r in memory(state)] == [600, 555]

@@ -167,7 +167,7 @@ def test_a_refused_token_is_one_warning(world, method):
     result = s.read() if method == "GET" else s.append([record(2)], "second")
     assert result.warning is not None
     assert "repopilot-memory:seen.json" in result.warning and "403" in result.warning
-    assert "read-only token" in result.warning
+    assert "read-only" in result.warning
     assert "\n" not in result.warning
 
 
@@ -223,3 +223,12 @@ def test_the_contents_are_base64_of_the_file(world):
         json.loads(base64.b64decode(update.body["content"]))["records"][0]
         == json.loads(text)["records"][0]
     )
+
+
+def test_an_odd_answer_is_one_warning(world):
+    state = world.state
+    state.faults.append(Fault("POST", r".*/git/trees", status=201, body={"no": "sha"}))
+    written = store(world).append([record(1)], "one")
+    assert written.added == 0 and "not understood (KeyError)" in (written.warning or "")
+    state.faults.append(Fault("GET", CONTENTS, status=200, body={"sha": 5}))
+    assert "did not describe a file" in (store(world).read().warning or "")
