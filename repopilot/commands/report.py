@@ -23,7 +23,8 @@ from pathlib import Path
 from repopilot.errors import UsageError
 from repopilot.report.inputs import Traces, load_store, load_traces
 from repopilot.report.markdown import render_markdown
-from repopilot.report.tally import Prices, build
+from repopilot.report.records import Prices
+from repopilot.report.tally import build
 from repopilot.report.text import render_text
 from repopilot.run_records import SeenRecord
 from repopilot.settings import Settings

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from repopilot.comment.markdown import code_span, text
-from repopilot.report.tally import Report, SignatureRow
+from repopilot.report.records import Report, SignatureRow
 from repopilot.report.text import LABELS, cost_line, headline, usd
 
 _URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/#:+-]*)?")

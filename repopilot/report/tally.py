@@ -12,87 +12,23 @@ two are never added: a trace and a store record can describe the same LLM call.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Literal, TypeVar
+from typing import TypeVar
 
+from repopilot.report.records import (
+    DECIDERS,
+    Decider,
+    Prices,
+    Report,
+    Share,
+    SignatureRow,
+    TokenSource,
+    Week,
+)
 from repopilot.run_records import RunTrace, SeenRecord
 
-Decider = Literal["pattern", "learned", "llm", "none"]
-DECIDERS: tuple[Decider, ...] = ("pattern", "learned", "llm", "none")
-TokenSource = Literal["traces", "store"]
 _T = TypeVar("_T")
-
-
-@dataclass(frozen=True)
-class Prices:
-    """USD per million tokens, for prompt (input) and completion (output) tokens."""
-
-    per_mtok_in: float
-    per_mtok_out: float
-
-
-@dataclass(frozen=True)
-class SignatureRow:
-    """One failure signature: how often and where it failed, named by its latest record."""
-
-    signature: str
-    count: int
-    category: str
-    title: str
-    decided_by: Decider
-    pattern_id: str | None
-    first_seen: str
-    last_seen: str
-    prs: tuple[int, ...]
-    on_default: int  # failures of it on the default branch
-    default_branch: str | None  # that branch's name, when it failed there
-    last_run_url: str
-    last_job_url: str | None
-
-
-@dataclass(frozen=True)
-class Share:
-    decided_by: Decider
-    count: int
-    percent: float  # of the window's failures, one decimal
-
-
-@dataclass(frozen=True)
-class Week:
-    """One ISO week: `week` is `2026-W48`, `start` its Monday."""
-
-    week: str
-    start: str
-    failures: int
-    on_default: int
-    llm_runs: int  # traces that called the model (or store records decided by or costing the LLM)
-    tokens: int
-    prompt_tokens: int | None  # None: the store's totals do not split them
-    completion_tokens: int | None
-    cost_usd: float | None  # None: no prices given, or no split to price
-
-
-@dataclass(frozen=True)
-class Report:
-    since: str  # the first day of the window (a Monday)
-    until: str  # the last day (a Sunday)
-    weeks: tuple[Week, ...]
-    failures: int
-    signatures: int
-    prs: int
-    on_default: int
-    top: tuple[SignatureRow, ...]
-    shares: tuple[Share, ...]
-    token_source: TokenSource
-    tokens: int
-    cost_usd: float | None
-    priced: bool
-    notes: tuple[str, ...]  # what was left out and why, one line each
-
-    def contract(self) -> dict[str, Any]:
-        """The JSON form (`--format json`)."""
-        return asdict(self)
 
 
 def when(stamp: str) -> datetime | None:
@@ -188,25 +124,7 @@ def _week(
     prices: Prices | None,
 ) -> Week:
     mine = [r for at, r in dated if _same_week(at.date(), monday)]
-    if source == "traces":
-        used = [t for at, t in runs if _same_week(at.date(), monday)]
-        prompt = sum(t.usage.prompt_tokens for t in used)
-        completion = sum(t.usage.completion_tokens for t in used)
-        cost = None
-        if prices is not None:
-            cost = round((prompt * prices.per_mtok_in + completion * prices.per_mtok_out) / 1e6, 4)
-        return Week(
-            week=week_of(monday),
-            start=monday.isoformat(),
-            failures=len(mine),
-            on_default=sum(1 for r in mine if r.on_default),
-            llm_runs=sum(1 for t in used if t.usage.llm_calls or t.usage.prompt_tokens),
-            tokens=prompt + completion,
-            prompt_tokens=prompt,
-            completion_tokens=completion,
-            cost_usd=cost,
-        )
-    return Week(
+    base = Week(
         week=week_of(monday),
         start=monday.isoformat(),
         failures=len(mine),
@@ -216,6 +134,22 @@ def _week(
         prompt_tokens=None,
         completion_tokens=None,
         cost_usd=None,
+    )
+    if source == "store":
+        return base
+    used = [t for at, t in runs if _same_week(at.date(), monday)]
+    prompt = sum(t.usage.prompt_tokens for t in used)
+    completion = sum(t.usage.completion_tokens for t in used)
+    cost = None
+    if prices is not None:
+        cost = round((prompt * prices.per_mtok_in + completion * prices.per_mtok_out) / 1e6, 4)
+    return replace(
+        base,
+        llm_runs=sum(1 for t in used if t.usage.llm_calls or t.usage.prompt_tokens),
+        tokens=prompt + completion,
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        cost_usd=cost,
     )
 
 

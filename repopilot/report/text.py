@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from repopilot.report.tally import Decider, Report, SignatureRow
+from repopilot.report.records import Decider, Report, SignatureRow
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # a store's text must not drive the terminal
 

@@ -8,7 +8,8 @@ from datetime import date
 import pytest
 
 from repopilot.report.markdown import render_markdown
-from repopilot.report.tally import Prices, build
+from repopilot.report.records import Prices
+from repopilot.report.tally import build
 from repopilot.report.text import render_text
 from tests.report.seen_data import record, sample, trace
 

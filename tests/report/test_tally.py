@@ -6,7 +6,8 @@ from datetime import date
 
 import pytest
 
-from repopilot.report.tally import Prices, build, week_of, when
+from repopilot.report.records import Prices
+from repopilot.report.tally import build, week_of, when
 from tests.report.seen_data import record, sample, trace
 
 pytestmark = pytest.mark.unit
