@@ -29,6 +29,7 @@ COMMANDS = {
     "trace": "Show a run trace (.runs/<run_id>.json) as a timeline, or replay it and report divergence.",
     "action": "Run as the GitHub Action: triage a failed workflow_run or handle /repopilot commands.",
     "learn": "Learn one pattern from a log and its cause line (validated before it is written).",
+    "calibrate": "Refit the calibrated confidence on labelled logs by repository-disjoint folds.",
     "report": "Report on the seen-before store and run traces: top failures, who decided, tokens.",
 }
 

@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from repopilot.commands.eval_calibration import calibration_lines, calibration_summary
 from repopilot.commands.eval_tables import (
     PAIRS_HELP,
     SHAPES_HELP,
@@ -44,10 +45,16 @@ Target = tuple[str, str, float]
 GHA_TARGETS: tuple[Target, ...] = (
     ("accuracy", ">=", 0.95),
     ("key_line_contract", ">=", 0.80),  # evidence[0], or evidence[1] after a test's assertion
-    ("decided", ">=", 0.80),
+    # issue 27: decided (by a pattern, calibrated confidence at the threshold) means sure
+    ("decided", ">=", 0.55),
+    ("decided_precision", ">=", 0.95),
     ("false_positives", "<=", 0.0),
 )
-CHUNK_TARGETS: tuple[Target, ...] = (("precision_at_1", ">=", 0.80),)
+CHUNK_TARGETS: tuple[Target, ...] = (
+    ("precision_at_1", ">=", 0.80),
+    ("decided", ">=", 0.55),
+    ("decided_precision", ">=", 0.95),
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -185,6 +192,8 @@ def summary(report: Report) -> dict[str, Any]:
     out["per_ecosystem"] = {k: {m: round(x, 4) for m, x in v.items()} for k, v in per.items()}
     out["per_repository"] = per_repository(report)
     out["per_shape"] = per_shape(report)
+    out["calibration"] = calibration_summary(report)
+    out["decided_precision"] = out["calibration"]["decided_precision"]
     out["targets"] = [
         {"metric": m, "op": op, "target": t, "met": (out[m] >= t) if op == ">=" else (out[m] <= t)}
         for m, op, t in targets
@@ -258,6 +267,7 @@ def render(report: Report, data: dict[str, Any], limit: int) -> str:
         f"  target {t['metric']} {t['op']} {t['target']:.0%}: {'met' if t['met'] else 'MISSED'}"
         for t in data["targets"]
     ]
+    lines += calibration_lines(report, data["calibration"])
     lines.append("per ecosystem:")
     lines.append(f"  {'ecosystem':<14} {'logs':>5} " + " ".join(f"{c:>15}" for c in cols))
     for fam, v in data["per_ecosystem"].items():

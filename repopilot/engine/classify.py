@@ -22,6 +22,8 @@ from repopilot.engine.match.scan import Engine, Scanner
 from repopilot.engine.match.scan_result import Hit
 from repopilot.engine.match.split_file import eligible, split_scan
 from repopilot.engine.verdict.baseline import Baseline, demote, noted
+from repopilot.engine.verdict.calibration_features import Seen
+from repopilot.engine.verdict.confidence import Judge, bundled
 from repopilot.engine.verdict.mentions import without_mentions
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.pattern_verdict import pattern_verdict
@@ -55,6 +57,9 @@ class Classifier:
     # A passing log of the same job (`--base-log`, engine/verdict/baseline.py): lines it also
     # prints are not taken as the cause.
     baseline: Baseline | None = None
+    # Every failed verdict's calibrated confidence, and whether it is decided (engine/verdict/
+    # confidence.py); None: the bundled model. `repopilot calibrate` sets a recorder here.
+    calibration: Judge | None = None
 
     def classify_path(self, path: str | Path, assume_failed: bool = False) -> list[Verdict]:
         return [self.classify(job, assume_failed) for job in open_logs(str(path))]
@@ -95,13 +100,19 @@ class Classifier:
         if all_old:  # the green log prints every hit too: the first new error-looking line
             v = unknown_verdict(job, res, st, common, base)
             if v.evidence and v.evidence[0].line != (st.step.start if st.step else 0):
-                return noted(v, base)
+                return self._judged(noted(v, base), Seen(job, res, st, tuple(inside), base))
         gone = survived(res, inside, st.start, st.focus, read)  # errors the step went on after
         kept = [h for h in inside if h.pattern.id not in gone]
         if kept:
-            return noted(pattern_verdict(job, res, kept, st, common, self.scanner.captures), base)
+            v = pattern_verdict(job, res, kept, st, common, self.scanner.captures)
+            return self._judged(noted(v, base), Seen(job, res, st, tuple(kept), base))
         after = max((h.line for h in inside), default=0)  # the cause is after what it survived
-        return noted(unknown_verdict(job, res, st, common, base, after), base)
+        v = noted(unknown_verdict(job, res, st, common, base, after), base)
+        return self._judged(v, Seen(job, res, st, tuple(inside), base))
+
+    def _judged(self, v: Verdict, seen: Seen) -> Verdict:
+        """`v` with its calibrated confidence; decided only when sure (Contract 3)."""
+        return (self.calibration or bundled()).judge(v, seen)
 
 
 def _evidence_line(text: str) -> bool:

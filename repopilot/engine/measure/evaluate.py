@@ -51,6 +51,7 @@ class Outcome:
     assertion_first: bool = False  # evidence[0] is a test's message, evidence[1] the test's line
     log_format: str = "?"  # the shape (engine/measure/shapes.py): how the reader reads the log
     cause: str = "?"  # and which kind of line the verdict gives as the cause
+    confidence: float = 0.0  # the verdict's (calibrated: engine/verdict/confidence.py)
 
     @property
     def category_ok(self) -> bool:
@@ -67,6 +68,27 @@ class Outcome:
         if self.key_ok:
             return True
         return self.assertion_first and len(self.evidence) > 1 and self.evidence[1] == self.key_line
+
+    @property
+    def right(self) -> bool:
+        """What the calibrated confidence estimates: gha, the category and the key line in
+        Contract 1 order; LogChunks (no category labelled), evidence[0] inside the chunk."""
+        if self.span is not None:
+            return self.first_inside
+        return self.category_ok and self.key_ok_contract
+
+    @property
+    def top3(self) -> bool:
+        """The cause among the first three evidence lines: gha, the key line; LogChunks, any
+        line inside the chunk."""
+        if self.span is not None:
+            return any(_inside(n, self.span) for n in self.evidence[:3])
+        return self.key_line is not None and self.key_line in self.evidence[:3]
+
+    @property
+    def decided(self) -> bool:
+        """Decided by patterns alone: a pattern verdict not marked ambiguous."""
+        return self.decided_by == "pattern" and not self.ambiguous
 
     @property
     def first_inside(self) -> bool:
@@ -191,6 +213,7 @@ def _outcome(
         pattern_id=v.pattern_id if v else None,
         evidence=tuple(e.line for e in v.evidence) if v else (),
         ambiguous=bool(v and v.ambiguous),
+        confidence=v.confidence if v else 0.0,
         error=err,
         **kw,
     )
