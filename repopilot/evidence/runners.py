@@ -20,7 +20,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from repopilot.logs.textnorm import body
 
@@ -43,6 +43,7 @@ _EXTRA: dict[str, frozenset[str]] = {
     "family": frozenset({"category"}),
     "step_family": frozenset({"category"}),
     "test": frozenset({"find", "reads_above", "test"}),
+    "closing": frozenset({"says", "level", "above"}),
 }
 # A `test` entry's other string keys are the shapes its `find` procedure reads; `uninformative`
 # is a message that says nothing unless the next line (`continued`) goes on with it, `where` the
@@ -99,6 +100,24 @@ class FailingTestShape:
             if key == name:
                 return rx
         raise RunnerDataError(f"runners.toml: [[test]] {self.id}: no `{name}` regex")
+
+
+Says = Literal["success", "failure"]
+Level = Literal["job", "runner"]
+
+
+@dataclass(frozen=True, slots=True)
+class Closing:
+    """A closing line (runners.toml `closing`): a CI system's end of a job (`level` job) or a
+    tool's final summary (`level` runner), and whether it `says` success or failure. `above`:
+    what the previous non-blank line must be for this one to count."""
+
+    id: str
+    source: str
+    says: Says
+    level: Level
+    regex: re.Pattern[str]
+    above: re.Pattern[str] | None = None
 
 
 _Item: TypeAlias = dict[str, Any]  # one entry of a table, as tomllib reads it (checked below)
@@ -175,6 +194,31 @@ def failing_test_shapes() -> tuple[FailingTestShape, ...]:
                 test=re.compile(item["test"]),
                 reads_above=bool(item.get("reads_above", False)),
                 shapes=shapes,
+            )
+        )
+    return tuple(out)
+
+
+@functools.cache
+def closing_lines() -> tuple[Closing, ...]:
+    """The closing lines, in file order (checked once)."""
+    out = []
+    for item in _tables()["closing"]:
+        item = _checked("closing", item)
+        says, level, above = item.get("says"), item.get("level"), item.get("above")
+        where = f"runners.toml: [[closing]] {item['id']}"
+        if says not in ("success", "failure") or level not in ("job", "runner"):
+            raise RunnerDataError(f"{where}: `says` success|failure, `level` job|runner")
+        if above is not None and not isinstance(above, str):
+            raise RunnerDataError(f"{where}: `above` must be a string")
+        out.append(
+            Closing(
+                id=item["id"],
+                source=item["source"],
+                says=says,
+                level=level,
+                regex=re.compile(item["regex"]),
+                above=re.compile(above) if above else None,
             )
         )
     return tuple(out)

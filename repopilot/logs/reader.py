@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 CHUNK = 1 << 20
 _GHA_TS = re.compile(rb"^\xef?\xbb?\xbf?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ")
+# GitLab's FF_TIMESTAMPS column (logs/textnorm.py): a GitLab job log, not a GitHub one.
+_GITLAB_TS = re.compile(rb"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z \d\d[OE](?:\+| |\r?$)")
 _STEP_RUN = b"##[group]Run "
 
 
@@ -91,6 +93,8 @@ def _detect(head: bytes) -> str:
     votes = {"ghcli": 0, "gha": 0, "plain": 0}
     for line in [ln for ln in head.split(b"\n", 40)[:40] if ln.strip()][:20]:
         fmt = "ghcli" if _GHCLI.match(line) else "gha" if _GHA_TS.match(line) else "plain"
+        if fmt == "gha" and _GITLAB_TS.match(line):
+            fmt = "plain"
         votes[fmt] += 1
     best = max(("ghcli", "gha"), key=lambda f: votes[f])
     return best if votes[best] and votes[best] >= votes["plain"] else "plain"

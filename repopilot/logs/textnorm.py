@@ -16,6 +16,10 @@ MAX_LINE = 8192  # bytes of a line that are matched; the rest is ignored
 
 _TS = re.compile(
     r"^\ufeff?\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z ?"
+    # GitLab's runner with FF_TIMESTAMPS puts a stream column after its time: two digits, O
+    # (stdout) or E (stderr), `+` for a line that goes on (docs.gitlab.com, "CI/CD job log
+    # timestamps"; gitlab-org/gitlab-runner: helpers/trace), `2024-05-14T11:19:19.899359Z 00O `.
+    r"(?:\d\d[OE](?:\+ ?| |$))?"
     # Zuul (zuul/ansible/base/callback/zuul_stream.py): `{datetime.now()} | {msg}`, where msg is
     # `{host} | {line}` for a command's output (`{host} -> {delegated_host} | ` when delegated).
     # str(datetime) prints `.ffffff` (six digits; none when zero). A host column is an inventory

@@ -12,6 +12,11 @@ _END_MARKS = (
     "Cleaning up orphan processes",  # GitHub Actions: the runner's last step of every job
     "Post job cleanup.",  # an action's post step: they run after every main step
     "Job completed",
+    # Azure Pipelines (the GitHub runner's parent agent, same log format): its Finalize Job
+    # step, then the job's section end (azure-pipelines-agent: src/Agent.Worker/JobRunner.cs)
+    "Start cleaning up orphan processes",
+    "##[section]Finishing: Finalize Job",
+    "##[section]Finishing: Job",
 )
 TAIL_LINES = 40
 
@@ -34,6 +39,39 @@ def tail(job: JobLog, n: int = TAIL_LINES) -> list[str]:
     for chunk in iter_chunks(job, gha_steps=False, reread=True, blanks=False):
         last.extend(last_nonblank(chunk.data, n))
     return [display(b) for b in last]
+
+
+def tail_lines(job: JobLog, total: int, n: int = TAIL_LINES) -> list[tuple[int, str]]:
+    """The job's last `n` lines (blank ones too) as (line number, display text), numbered back
+    from `total`, the scan's count of the log's lines: read from the end of a plain file, else
+    one streaming pass in constant memory."""
+    if total <= 0:
+        return []
+    if job.path is not None and job.gh is None and job.fmt != "ghcli":
+        try:
+            with open(job.path, "rb") as f:
+                f.seek(0, 2)
+                size = f.tell()
+                f.seek(max(0, size - 65536))
+                data = f.read()
+        except OSError:
+            data = b""
+        parts = data.split(b"\n")
+        if data.endswith(b"\n"):
+            parts.pop()
+        if size > 65536:
+            parts = parts[1:]  # the first piece may be a line's end
+        parts = parts[-n:]
+        first = total - len(parts) + 1
+        return [(first + i, display(p)) for i, p in enumerate(parts)]
+    last: deque[tuple[int, bytes]] = deque(maxlen=n)
+    for chunk in iter_chunks(job, gha_steps=False, reread=True):
+        parts = chunk.data.split(b"\n")
+        if chunk.data.endswith(b"\n"):
+            parts.pop()
+        start = max(0, len(parts) - n)
+        last.extend((chunk.first_line + i, parts[i]) for i in range(start, len(parts)))
+    return [(k, display(b)) for k, b in last if k <= total]
 
 
 def last_nonblank(data: bytes, n: int) -> list[bytes]:

@@ -17,6 +17,14 @@ The rule for "did it fail" (README, "The CLI"):
 5. Otherwise the input is an excerpt (a failing step, `--log-failed`, a pasted fragment): yes when
    it states a failure (a traceback, `FAILED ...`, `ninja: build stopped`, `Failed building
    wheel`, an `error:` line, a decisive pattern), no otherwise.
+
+The log's last word (engine/verdict/closing.py) comes first: a CI system that closed the job with
+success (GitLab `Job succeeded`, Jenkins `Finished: SUCCESS`, ...) and nothing failing after it
+says no, whatever rule 2 found before (a handled exit, an `after_script` that failed). A tool's
+final summary of success with nothing failing after it (`6 passed in 0.8s`, `BUILD SUCCESS`)
+says no to failures only stated (rule 5, a failure marker), not to a CI system's report of a
+failed command. A closing line that says failure makes a log failed that rules 3 and 5 did not.
+GitHub logs have no closing line of success: there, only a closing failure counts.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from repopilot.engine.match.scan_result import Hit, ScanResult
+from repopilot.engine.verdict.closing import LastWord, died, last_word
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.reports import Ending, first_failure
 from repopilot.engine.verdict.steps import (
@@ -34,6 +43,7 @@ from repopilot.engine.verdict.steps import (
     span_at,
     steps_of,
 )
+from repopilot.engine.verdict.survived import ENDS_PROGRAM
 from repopilot.evidence.runners import alternation, runner_exit
 from repopilot.logs.reader import JobLog
 from repopilot.logs.textnorm import body
@@ -51,6 +61,7 @@ Reason = Literal[
     "complete",
     "stated",
     "nothing",
+    "closed",
 ]
 
 
@@ -82,19 +93,61 @@ def analyze(
         # The job is known to have failed: the failure we took for tolerated was the one.
         chosen = carried.pop()
     tolerated = [r.line for r in carried]
+    word = _Word(job, res, hits, assume_failed)
     if chosen is not None:
+        if word.passed():
+            return _whole(res, False, "closed", tolerated, done, assume_failed)
         reason: Reason = "exit-code" if chosen.kind == "exit" else "annotation"
         return _region(res, spans, chosen.line, True, reason, tolerated, done)
     if res.failure_marker:
+        if word.passed():
+            return _whole(res, False, "closed", tolerated, done, assume_failed)
         return _region(res, spans, _last_line(res, hits), True, "marker", tolerated, done)
     if tolerated:
         return _whole(res, False, "tolerated", tolerated, done, assume_failed)
     last = res.exit_lines[-1:] if res.exit_lines else []
     if res.success_marker or any(code == 0 for _, _, code in last):
+        closed = word.closed_failed()
+        if closed is not None:
+            return _region(res, spans, closed, True, "closed", tolerated, done)
         return _whole(res, False, "success", tolerated, done, assume_failed)
     if complete():
         return _complete_log(job, res, spans, hits, tolerated, assume_failed)
-    return _excerpt(job, res, spans, hits, tolerated, assume_failed)
+    return _excerpt(job, res, spans, hits, tolerated, assume_failed, word)
+
+
+class _Word:
+    """The log's last word, read from its tail only when a rule asks, and once. Never asked
+    when the job is known to have failed."""
+
+    def __init__(self, job: JobLog, res: ScanResult, hits: list[Hit], assume_failed: bool):
+        self._args = (job, res, hits)
+        self._off = assume_failed
+        self._github = job.fmt in ("gha", "ghcli")
+        self._word: LastWord | None = None
+        self._read = False
+
+    def _get(self) -> LastWord | None:
+        if self._off:
+            return None
+        if not self._read:
+            self._word, self._read = last_word(*self._args), True
+        return self._word
+
+    def passed(self, stated: list[int] | None = None) -> bool:
+        """The last word is success: a CI system's end of the job, or (`stated`: the lines of
+        failures only stated) a tool's summary of the run those lines were printed in."""
+        if self._github or self._off:
+            return False
+        w = self._get()
+        if w is None or not w.success:
+            return False
+        return w.level == "job" or (stated is not None and w.covers(stated))
+
+    def closed_failed(self) -> int | None:
+        """The line of a closing line that says failure when that is the last word."""
+        w = self._get()
+        return w.line if w is not None and not w.success and w.level != "stated" else None
 
 
 def _complete_log(
@@ -121,13 +174,23 @@ def _excerpt(
     hits: list[Hit],
     tolerated: list[int],
     assume_failed: bool,
+    word: _Word,
 ) -> Structure:
     """Part of a log (a step, `--log-failed`, a paste): failed when it states a failure. A plain
-    log (Jenkins, a paste) has no runner structure to say otherwise: any pattern counts."""
+    log (Jenkins, a paste) has no runner structure to say otherwise: any pattern counts. Not
+    when its last word is success; failed when its last word is a closing failure."""
     plain = job.fmt not in ("gha", "ghcli")
     stated = [h.line for h in hits if plain or _decisive(h)] + _stated(res)
     if stated:
+        ended = any(h.pattern.spec.category in ENDS_PROGRAM or died(h.text) for h in hits) or any(
+            died(t) for q in res.generic.values() for _, t, _ in q
+        )
+        if not ended and word.passed(stated):
+            return _whole(res, False, "closed", tolerated, False, assume_failed)
         return _region(res, spans, max(stated), True, "stated", tolerated, False)
+    closed = word.closed_failed()
+    if closed is not None:
+        return _region(res, spans, closed, True, "closed", tolerated, False)
     return _whole(res, False, "nothing", tolerated, False, assume_failed)
 
 
