@@ -214,3 +214,82 @@ def test_gitlab_timestamps_are_read_as_a_gitlab_log_not_a_github_one():
     assert display("2026-12-02T10:14:03.288512Z 01E curl: (22) error") == "curl: (22) error"
     # a GitHub line keeps its text
     assert display("2026-12-02T10:14:03.2885123Z 00 files changed") == "00 files changed"
+
+
+# Each tool's closing line, as its documentation prints it: (line, says success)
+CLOSINGS = [
+    ("Job succeeded", True),
+    ("ERROR: Job failed: exit code 1", False),
+    ("Finished: UNSTABLE", False),
+    ("Done. Your build exited with 0.", True),
+    ("Build success", True),
+    ("DONE", True),
+    ('ERROR: build step 1 "gcr.io/cloud-builders/docker" failed: step exited with non-zero', False),
+    ("🚨 Error: The command exited with status 1", False),
+    ("Exited with code exit status 1", False),
+    ("Process exited with code 101 (Step: Test (Command Line))", False),
+    ("======================== 6 passed, 1 warning in 0.84s =========================", True),
+    ("========================= 1 failed, 5 passed in 0.91s ==========================", False),
+    ("Tests:       11 passed, 11 total", True),
+    ("Tests:       1 failed, 10 passed, 11 total", False),
+    ("      Tests  10 passed (10)", True),
+    ("  5 passing (20ms)", True),
+    ("ok  \texample.com/m/b\t0.02s", True),
+    ("FAIL\texample.com/m/a\t0.01s", False),
+    ("test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out", True),
+    ("test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out", False),
+    ("[INFO] BUILD SUCCESS", True),
+    ("[INFO] BUILD FAILURE", False),
+    ("BUILD SUCCESSFUL in 31s", True),
+    ("37 examples, 0 failures", True),
+    ("37 examples, 1 failure", False),
+    ("OK (231 tests, 679 assertions)", True),
+    ("Passed!  - Failed:     0, Passed:     3, Skipped:     0, Total:     3", True),
+    ("Failed!  - Failed:     1, Passed:     2, Skipped:     0, Total:     3", False),
+    ("100% tests passed, 0 tests failed out of 3", True),
+    ("67% tests passed, 1 tests failed out of 3", False),
+    ("Success: no issues found in 14 source files", True),
+    ("Found 3 errors in 2 files (checked 14 source files)", False),
+    ("All checks passed!", True),
+    ("0 issues.", True),
+    ("svelte-check found 1 error and 0 warnings in 1 file", False),
+    ("Merged test suites, total number tests is 3, with 0 failures and 0 errors.", True),
+    ("Merged test suites, total number tests is 3, with 1 failures and 0 errors.", False),
+    ("** TEST SUCCEEDED **", True),
+    ("** BUILD FAILED **", False),
+    ("[success] Total time: 12 s, completed Dec 2, 2026, 10:00:00 AM", True),
+    ("INFO: Build completed successfully, 412 total actions", True),
+    ("congratulations :) (10.20 seconds)", True),
+    ("evaluation failed :( (10.48 seconds)", False),
+    ("12 tests, 0 failures", True),
+    ("12 tests, 2 failures", False),
+    ("ok | 12 passed | 0 failed (1s)", True),
+    ("Apply complete! Resources: 1 added, 0 changed, 0 destroyed.", True),
+    ("web-1   : ok=3    changed=1    unreachable=0    failed=0    skipped=0", True),
+    ("web-1   : ok=1    changed=0    unreachable=0    failed=1    skipped=0", False),
+    ("ruff.....................................................................Failed", False),
+    ("make: *** [Makefile:12: check] Error 1", False),
+]
+
+
+@pytest.mark.parametrize(("line", "success"), CLOSINGS)
+def test_a_closing_line_says_what_its_tool_documents(engine, tmp_path, line, success):
+    job = open_logs(str(write(tmp_path, "c.log", f"something ran\n{line}\n")))[0]
+    w = last_word(job, engine.scanner.scan(job), [])
+    assert w is not None and w.level != "stated" and w.success is success, w
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "OK",  # without unittest's `Ran N tests` right above
+        "3 passed, 1 failed",
+        "Tests: 0 total",
+        "BUILD SUCCESSFUL? no",
+        "0 Error(s) expected",
+    ],
+)
+def test_a_line_that_only_looks_like_a_closing_is_none(engine, tmp_path, line):
+    job = open_logs(str(write(tmp_path, "c.log", f"something ran\n{line}\n")))[0]
+    w = last_word(job, engine.scanner.scan(job), [])
+    assert w is None or w.level == "stated", w
