@@ -32,6 +32,7 @@ from tests.loopback.github_action import (
     run_action,
     run_event,
 )
+from tests.loopback.github_contents import repository_writes
 from tests.loopback.github_server import Fault, State
 
 pytestmark = pytest.mark.integration
@@ -87,7 +88,7 @@ def test_run_fault_invariants(tmp_path, gh, name):
     bot = [c for c in state.issue_comments(7) if c["login"] == BOT]
     assert len(bot) == 1, [c["id"] for c in bot]
     assert parse_marker(bot[0]["body"]) is not None
-    assert not state.calls("POST", r"/repos/.*/git/.*") and not state.calls("PATCH", r".*/refs/.*")
+    assert not repository_writes(state)  # nothing but RepoPilot's memory branch (issue 28)
     assert run.trace is not None and run.trace["outcome"] == "commented"
     assert run.trace["steps"][-1]["result"]["comment_id"] == bot[0]["id"]
     _no_secret(run, state, tmp_path)

@@ -12,7 +12,8 @@ import pytest
 
 from repopilot.github.seen_store import BRANCH
 from tests.loopback.github_action import BOT, LOG, REPO, STEPS, Facts, run_action, run_event, seed
-from tests.loopback.github_server import Fault, GitHubServer, State
+from tests.loopback.github_contents import repository_writes
+from tests.loopback.github_server import Fault, GitHubServer, Request, State
 
 pytestmark = pytest.mark.integration
 
@@ -274,3 +275,23 @@ def test_the_same_workflow_mode_remembers_a_push_to_main(tmp_path, gh):
     assert run.returncode == 0, run.stderr
     assert f"on ` main ` since {rec['at'][:10]}" in comment(state, 7)
     assert [r["run_id"] for r in memory(state)] == [600, 555]
+
+
+def test_the_memory_is_the_only_write_of_a_triage_run(tmp_path, gh):
+    """What the fault tests' "no write to the repository" invariant now allows: the memory's own
+    branch, and nothing else (a commit with a parent, a ref of the code, any other file)."""
+    server, facts = gh
+    state = server.state
+    act(tmp_path, server, facts)
+    assert state.calls("POST", r".*/git/refs") and state.calls("POST", r".*/git/commits")
+    assert not repository_writes(state)
+    fake = [
+        ("PATCH", "/git/refs/heads/feature", {"sha": facts.head_sha}),
+        ("POST", "/git/commits", {"message": "RepoPilot memory: x", "parents": [facts.head_sha]}),
+        ("POST", "/git/refs", {"ref": "refs/heads/main", "sha": facts.head_sha}),
+        ("PUT", "/contents/src/calc.py", {"branch": BRANCH, "content": ""}),
+        ("PUT", "/contents/seen.json", {"branch": "main", "content": ""}),
+    ]
+    for method, path, body in fake:
+        state.requests.append(Request("api", method, f"/repos/{REPO}{path}", {}, {}, body))
+    assert len(repository_writes(state)) == len(fake)

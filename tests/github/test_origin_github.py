@@ -253,11 +253,11 @@ def test_extra_requests_for_a_typical_failed_run(tmp_path, gh):
     base_run(state, 902, 42, "success")
     base_run(state, 901, 41, "success")
     before = len([r for r in state.requests if r.host == "api"])
-    act(tmp_path / "off", server, facts, origin_budget="0")
+    act(tmp_path / "off", server, facts, origin_budget="0", memory="false")
     off = len([r for r in state.requests if r.host == "api"]) - before
     state.requests.clear()
     state.comments.clear()
-    act(tmp_path / "on", server, facts)
+    act(tmp_path / "on", server, facts, memory="false")  # the memory's own: docs/MEMORY.md
     on = len([r for r in state.requests if r.host == "api"])
     # runs at the head SHA, base-branch runs, jobs of the latest base run, and (issue 20) the
     # log endpoint of the same job in the newest green run

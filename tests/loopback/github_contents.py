@@ -6,6 +6,7 @@ content), a directory as the list of its entries (shapes of ../shared/github/ope
 from __future__ import annotations
 
 import base64
+import re
 
 R = r"/repos/([^/]+/[^/]+)"
 
@@ -99,3 +100,39 @@ CONTENTS_TABLE = [
     ("GET", R + r"/contents/(.*)", get_contents),
     ("PUT", R + r"/contents/(.*)", put_contents),  # issue 28: the memory branch's seen.json
 ]
+
+
+MEMORY_BRANCH = "repopilot-memory"
+
+
+def _memory_write(r) -> bool:
+    """A write of RepoPilot's memory (issue 28, docs/MEMORY.md): seen.json on its own branch."""
+    body = r.body if isinstance(r.body, dict) else {}
+    if r.method == "PUT" and r.path.endswith("/contents/seen.json"):
+        return body.get("branch") == MEMORY_BRANCH
+    if r.method != "POST":
+        return False
+    if r.path.endswith("/git/trees"):
+        entries = body.get("tree") or []
+        return not body.get("base_tree") and [e.get("path") for e in entries] == ["seen.json"]
+    if r.path.endswith("/git/commits"):
+        return str(body.get("message", "")).startswith("RepoPilot memory") and not body.get(
+            "parents"
+        )
+    if r.path.endswith("/git/refs"):
+        return body.get("ref") == f"refs/heads/{MEMORY_BRANCH}"
+    return False
+
+
+def repository_writes(state) -> list:
+    """Every write to the repository's git data (objects, refs, contents) other than the memory's:
+    a triage run makes none (a fix is committed only after an approval)."""
+    kinds = r"/repos/[^/]+/[^/]+/(git/.*|contents/.*)"
+    return [
+        r
+        for r in state.requests
+        if r.host == "api"
+        and r.method in ("POST", "PUT", "PATCH", "DELETE")
+        and re.fullmatch(kinds, r.path)
+        and not _memory_write(r)
+    ]
