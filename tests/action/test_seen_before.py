@@ -10,6 +10,7 @@ import threading
 
 import pytest
 
+from repopilot.action.memory import stored_signature
 from repopilot.github.seen_store import BRANCH
 from tests.loopback.github_action import BOT, LOG, REPO, STEPS, Facts, run_action, run_event, seed
 from tests.loopback.github_contents import repository_writes
@@ -295,3 +296,31 @@ def test_the_memory_is_the_only_write_of_a_triage_run(tmp_path, gh):
     for method, path, body in fake:
         state.requests.append(Request("api", method, f"/repos/{REPO}{path}", {}, {}, body))
     assert len(repository_writes(state)) == len(fake)
+
+
+def test_a_secret_in_the_failure_stays_out_of_the_memory(tmp_path, gh):
+    """pytest puts parameter values in test ids: the signature and the title would carry a token
+    into a branch as readable as the repository. The pipeline redacts captures already; the memory
+    redacts what it stores once more (`stored_signature`), whatever reaches it."""
+    server, facts = gh
+    state = server.state
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    lines = [
+        "##[group]Run pytest",
+        "pytest -q",
+        "##[endgroup]",
+        f"FAILED tests/test_auth.py::test_login[{token}] - AssertionError: 401",
+        "##[error]Process completed with exit code 1.",
+    ]
+    state.job_logs[facts.job_id] = "".join(
+        f"2026-01-02T03:04:05.0000000Z {x}\n" for x in lines
+    ).encode()
+    act(tmp_path, server, facts, patterns="")
+    [rec] = memory(state)
+    assert "test_login" in rec["signature"] + rec["title"]
+    stored = json.dumps(memory(state))
+    assert token not in stored and token[:12] not in stored
+
+    raw = f"python.pytest.failed-test|test=tests/test_auth.py::test_login[{token}]"
+    assert token not in stored_signature(raw) and "[REDACTED:github-token]" in stored_signature(raw)
+    assert stored_signature(raw) == stored_signature(raw)  # the same way every time: it compares

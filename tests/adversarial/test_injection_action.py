@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from base64 import b64decode
 
 import pytest
 from markdown_it import MarkdownIt
@@ -23,6 +24,7 @@ from tests.adversarial.harness import (
     read_traces,
 )
 from tests.loopback.github_action import BOT, run_action, run_event, seed
+from tests.loopback.github_contents import repository_writes
 from tests.loopback.github_server import GitHubServer, State
 from tests.loopback.llm_servers import OpenAIServer
 
@@ -79,7 +81,10 @@ def _run(tmp_path, gh, facts, repo, **inputs):
 def _everything_written(run, state) -> str:
     comments = "\n".join(c["body"] for c in state.comments.values())
     outputs = json.dumps(run.outputs)
-    return "\n".join([comments, run.summary, outputs, run.stdout, run.stderr])
+    memory = [r.body for r in state.calls("POST", r".*/git/trees")]  # issue 28's seen.json
+    memory += [b64decode(r.body["content"]).decode() for r in state.calls("PUT", r".*/contents/.*")]
+    stored = json.dumps(memory)
+    return "\n".join([comments, run.summary, outputs, run.stdout, run.stderr, stored])
 
 
 @pytest.mark.parametrize("echo_secrets", [False, True], ids=["obeys", "obeys-and-quotes-secrets"])
@@ -102,8 +107,11 @@ def test_obedient_model_changes_nothing_and_leaks_nothing(world, echo_secrets):
     [comment] = [c for c in state.issue_comments(7) if c["login"] == BOT]
     marker = parse_marker(comment["body"])
     assert marker is not None and marker.proposals == ()
-    assert state.refs == refs_before
-    assert not state.calls("POST", r"/repos/.*/git/.*") and not state.calls("PATCH", r".*/refs/.*")
+    code = {
+        k: {b: s for b, s in v.items() if b != "repopilot-memory"} for k, v in state.refs.items()
+    }
+    assert code == refs_before  # only RepoPilot's memory branch is written (issue 28)
+    assert not repository_writes(state)
     assert run.outputs["proposal-id"] == ""
     plain = comment["body"].replace("\\", "")  # untrusted text is backslash-escaped
     assert "protected-path" in plain and "path-escape" in plain
