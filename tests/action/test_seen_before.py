@@ -324,3 +324,37 @@ def test_a_secret_in_the_failure_stays_out_of_the_memory(tmp_path, gh):
     raw = f"python.pytest.failed-test|test=tests/test_auth.py::test_login[{token}]"
     assert token not in stored_signature(raw) and "[REDACTED:github-token]" in stored_signature(raw)
     assert stored_signature(raw) == stored_signature(raw)  # the same way every time: it compares
+
+
+LEARNED = b"""ecosystem: repo
+patterns:
+  - id: repo.learned.calc-add
+    category: test_failure
+    source: 'learned from job 101 of run 500:15'
+    regex: '^FAILED (?P<test>tests/test_calc\\.py::test_add) - assert 3 == 4$'
+    title: 'add is broken again'
+    examples:
+      match: ['FAILED tests/test_calc.py::test_add - assert 3 == 4']
+      no_match: ['FAILED tests/test_calc.py::test_sub - assert 3 == 4']
+"""
+
+
+def test_a_learned_pattern_that_decided_says_where_it_was_learned(tmp_path, gh):
+    """The repository's own learned pattern (on the default branch) decides: the section says
+    "seen before: learned pattern <id> (learned from ...)", and the memory records `learned`."""
+    server, facts = gh
+    state = server.state
+    git = state.git
+    files = git.files(git.commits[facts.base_sha].tree)
+    files[".github/repopilot/patterns/learned.yaml"] = ("100644", LEARNED)
+    main = git.put_commit(git.tree_of_files(files), [facts.base_sha], "learn")
+    state.refs[REPO]["main"] = main
+    run = act(tmp_path, server, facts, patterns="")
+    body = comment(state, 7)
+    if "repo.learned.calc-add" not in body:
+        pytest.skip("the learned pattern did not decide (issue 28 item 2 is not in this tree)")
+    assert run.outputs["decided-by"] == "pattern"
+    line = "**Seen before:** learned pattern ` repo.learned.calc-add ` (learned from job 101 of run"
+    assert line in body
+    [rec] = memory(state)
+    assert rec["learned"] is True and rec["pattern_id"] == "repo.learned.calc-add"
