@@ -124,6 +124,7 @@ class SeenStore:
         pause: Callable[[int], None] | None = None,
     ):
         self.repo, self.budget, self.attempts, self.used = repo, budget, attempts, 0
+        self.refused = ""  # the last refusal of a write, said when the attempts run out
         self.branch = BRANCH
         # runs that collide once would collide again in lockstep: a random wait parts them
         self.pause = pause or (lambda n: time.sleep(random.uniform(0, PAUSE * n)))
@@ -180,7 +181,8 @@ class SeenStore:
                     return Written(0, note, self.used)  # an earlier attempt's write landed
                 if self._put(found, dump(merged), message):
                     return Written(len(new), note, self.used)
-            raise _Stop(f"other runs kept changing it ({self.attempts} attempts)")
+            last = f"; the last answer: {self.refused}" if self.refused else ""
+            raise _Stop(f"other runs kept changing it ({self.attempts} attempts{last})")
         except _TROUBLE as exc:
             why = f"RepoPilot's memory ({WHERE}) was not updated: {_why(exc)}"
             return Written(0, f"{note} {why}" if note else why, self.used)
@@ -196,7 +198,8 @@ class SeenStore:
         try:
             self._call("PUT", f"/contents/{PATH}", input=body)
         except GithubException as exc:
-            if exc.status in _CONFLICT:
+            if exc.status in _CONFLICT:  # a stale sha; or a rule refusing it: said at the end
+                self.refused = _why(exc).removeprefix("the GitHub API answered ")[:200]
                 return False
             raise
         return True

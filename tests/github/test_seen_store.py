@@ -200,7 +200,7 @@ def test_conflicts_without_end_give_up_within_the_budget(world):
     s = store(world, pause=lambda attempt: None)
     written = s.append([record(2)], "second")
     assert written.added == 0 and written.warning is not None
-    assert f"{ATTEMPTS} attempts" in written.warning
+    assert f"{ATTEMPTS} attempts; the last answer: 409" in written.warning
     assert len(state.calls("PUT", CONTENTS)) == ATTEMPTS
     assert s.used <= BUDGET
 
