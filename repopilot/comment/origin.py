@@ -18,7 +18,6 @@ from repopilot.comment import markdown as md
 from repopilot.records import Verdict
 from repopilot.run_records import BaselineRun, OriginVerdict
 
-GUESS_BELOW = 0.5  # a category decided at a lower confidence (fallback 0.2-0.35, step prior 0.35)
 GUESS_NOTE = (
     "**Low confidence:** the category and key line are a guess from generic signals (the "
     "failing step's command, the words of its last error lines), so this comment does not say "
@@ -38,11 +37,12 @@ NOT_THIS_PR = frozenset({"base_branch", "flaky", "infra"})
 
 
 def is_guess(v: Verdict) -> bool:
-    """A category no pattern or model decided with confidence: the fallback's keyword or step
-    guess, or a wrapper's category taken from the failing step's command."""
+    """A failed verdict with a category that nothing decided (`decided_by: none`): the
+    fallback's keyword or step guess, or a pattern's verdict whose calibrated confidence is below
+    the decision threshold (engine/verdict/confidence.py: issue 27, decided means sure)."""
     if v.decided_by == "llm" or v.category in ("unknown", "no_failure"):
         return False
-    return v.decided_by == "none" or v.confidence < GUESS_BELOW
+    return v.decided_by == "none"
 
 
 def told(origin: OriginVerdict | None, guess: bool) -> OriginVerdict | None:

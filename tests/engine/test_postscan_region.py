@@ -91,7 +91,7 @@ def test_context_far_past_the_first_mib_is_the_same_lines(tmp_path, classifier):
     path.write_text(text)
     assert path.stat().st_size > 3 << 20
     [v] = classifier.classify_path(path)
-    assert v.decided_by == "pattern" and v.context
+    assert v.pattern_id and v.context  # a pattern's verdict (a guess, in a log this long: issue 27)
     by_number = {n: display(raw) for n, raw in enumerate(text.encode().split(b"\n"), 1)}
     for e in v.context:
         assert e.text == by_number[e.line]

@@ -25,6 +25,7 @@ from repopilot.engine.measure.evaluate import Outcome, Report, evaluate_gha, eva
 from repopilot.engine.measure.reliability import Scored
 from repopilot.engine.measure.shapes import cause_of
 from repopilot.engine.verdict.calibration_features import Features, Seen, features_of
+from repopilot.engine.verdict.confidence import capped
 from repopilot.records import Verdict
 from repopilot.settings import ScanEngine
 
@@ -52,6 +53,7 @@ class Row:
         return f"{self.corpus}:{self.outcome.repository}"
 
     def scored(self, p: float) -> Scored:
+        p = capped(p, self.features)  # as the classifier caps it
         return Scored(p, self.right, self.decidable, False, self.outcome.top3)
 
 

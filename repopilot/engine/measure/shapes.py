@@ -67,7 +67,7 @@ def cause_of(v: Verdict | None) -> str:
     prior = SAYS in v.title
     if v.decided_by == "llm":
         kind = "llm"
-    elif v.decided_by == "pattern":
+    elif v.decided_by == "pattern" or v.pattern_id is not None:  # a guess names its pattern too
         kind = (
             "pattern+assertion"
             if v.assertion_first

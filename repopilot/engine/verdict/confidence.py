@@ -10,7 +10,9 @@ Every failed verdict passes through `Model.judge`: its `confidence` becomes P. A
 verdict stays `decided_by: pattern` only when P reaches the threshold; below it the verdict is a
 guess: `decided_by: none` and `ambiguous` (so the LLM, when one is configured, gets to look),
 with the pattern's category, title, evidence and id kept as the best guess. A verdict from a
-pattern the repository learned (a maintainer named that line as the cause) stays decided.
+pattern the repository learned (a maintainer named that line as the cause) stays decided. A
+category that is no pattern's own (the fallback's, or one read from the failing step's command)
+keeps at most its own low confidence (`capped`), so it is always a guess.
 """
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ class Model:
         """`v` with its calibrated confidence; a pattern verdict below the threshold a guess."""
         if not v.failed:
             return v
-        p = self.probability(features_of(seen, v))
+        f = features_of(seen, v)
+        p = capped(self.probability(f), f)
         if v.decided_by == "pattern" and p < self.threshold and not _learned(v, seen):
             return dataclasses.replace(v, confidence=p, decided_by="none", ambiguous=True)
         return dataclasses.replace(v, confidence=p)
@@ -74,6 +77,16 @@ class Model:
             "weights": {n: round(w, 6) for n, w in zip(self.features, self.weights, strict=True)},
         }
         return json.dumps(data, indent=2) + "\n"
+
+
+def capped(p: float, f: Features) -> float:
+    """`p`, at most the verdict's own confidence when its category is no pattern's own (the
+    fallback's keyword guess, or one read from the failing step's command): the labels that
+    fitted the model name a category only on the gha corpus, where such verdicts hardly occur,
+    so the model cannot vouch for that category."""
+    if f.pattern and not f.recast:
+        return p
+    return min(p, f.prior_confidence)
 
 
 def sigmoid(z: float) -> float:

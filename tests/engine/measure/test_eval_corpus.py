@@ -27,7 +27,11 @@ def test_gha_targets(corpus: Path, corpus_classify):
     # 2 unittest, 1 Gradle): met at evidence[1] (key_ok_contract), a strict miss (key_ok).
     assert report.rate("key_ok_contract").value >= 0.80
     assert report.rate("key_ok").value >= 0.70
-    assert report.decided().value >= 0.80
+    # issue 27: decided only at a calibrated confidence chosen for 95% precision on the folds
+    # (in-corpus, with the data file fitted on these logs too: 39/71 decided, 37 right)
+    assert report.decided().value >= 0.50
+    decided = [o for o in report.outcomes if o.decided]
+    assert sum(o.right for o in decided) >= 0.9 * len(decided)
     assert report.false_positives().value <= 0.03
 
 
