@@ -1,9 +1,8 @@
 """The repository's memory of failures (issue 28, docs/MEMORY.md): `seen.json` on the branch
 `repopilot-memory`, read and written through the contents API.
 
-The file is a `SeenFile` (repopilot/run_records.py): `{"version": 1, "records": [...]}`, records
-oldest first, one JSON object per line so the branch's history diffs line by line. Format
-version 1; a reader ignores fields it does not know.
+The file is a `SeenFile` (repopilot/run_records.py), format version 1: `{"version": 1, "records":
+[...]}`, oldest first, one record per line (the history diffs by record); unknown fields ignored.
 
 - Read: `GET /contents/seen.json?ref=repopilot-memory`; the last `READ` (200) records are used.
 - Write: read the file and its blob sha, merge this run's records in by key (run id and job: a
@@ -85,7 +84,6 @@ class _File:
     sha: str | None  # the blob sha to PUT against; None: there is no file
     records: tuple[SeenRecord, ...] = ()
     corrupt: str | None = None  # why the file there is not a memory file
-    branch: bool = True  # False: the branch itself is missing (known only after a 404)
 
 
 def parse(raw: bytes) -> SeenFile:
@@ -161,6 +159,7 @@ class SeenStore:
         except _TROUBLE as exc:
             refused = isinstance(exc, GithubException) and exc.status == 403
             why = f"RepoPilot's memory ({WHERE}) was not read: {_why(exc)}"
+            why += "; the job needs `contents: read` (or set `memory: false`)" * refused
             return Loaded(warning=why, refused=refused)
         if found.corrupt:
             return Loaded(warning=_corrupt(found.corrupt))
@@ -185,6 +184,8 @@ class SeenStore:
             raise _Stop(f"other runs kept changing it ({self.attempts} attempts{last})")
         except _TROUBLE as exc:
             why = f"RepoPilot's memory ({WHERE}) was not updated: {_why(exc)}"
+            if isinstance(exc, GithubException) and exc.status == 403:
+                why += "; the job that posts needs `contents: write` (or set `memory: false`)"
             return Written(0, f"{note} {why}" if note else why, self.used)
 
     def _put(self, found: _File, text: str, message: str) -> bool:
@@ -242,8 +243,7 @@ def _why(exc: BaseException) -> str:
         return str(exc)
     if isinstance(exc, GithubException):
         message = exc.data.get("message") if isinstance(exc.data, dict) else None
-        hint = " (the token may not: a fork's read-only one, or the job's `contents:` scope)"
-        hint *= exc.status == 403
+        hint = " (a read-only token, e.g. a fork's)" * (exc.status == 403)
         return f"the GitHub API answered {exc.status}{hint}: {message or 'no message'}"
     if isinstance(exc, requests.RequestException):
         return f"the GitHub API could not be reached ({exc.__class__.__name__})"
