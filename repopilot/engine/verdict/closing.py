@@ -21,6 +21,7 @@ of many suites passes, `OK (231 tests)`, after an earlier one crashed).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -82,11 +83,14 @@ def last_word(job: JobLog, res: ScanResult, hits: list[Hit]) -> LastWord | None:
     kept = [(n, t) for n, t in lines if t]
     for i in range(len(kept) - 1, -1, -1):
         n, t = kept[i]
-        above = kept[i - 1][1] if i else ""
-        found = _closing(t, above)
+        found = _closing_at(kept, i)
         if found is not None:
-            since = _previous(kept, i, lines[0][0] - 1)
-            return LastWord(found.says == "success", found.level, n, found.id, since)
+            success = found.says == "success"
+            # only a tool's summary of success needs where its run began (`covers`)
+            since = (
+                _previous(kept, i, lines[0][0] - 1) if success and found.level == "runner" else 0
+            )
+            return LastWord(success, found.level, n, found.id, since)
         if n in failing or (_STATES_FAILURE.search(t) and not is_passing_test(t)):
             return LastWord(False, "stated", n)
     return None
@@ -94,11 +98,18 @@ def last_word(job: JobLog, res: ScanResult, hits: list[Hit]) -> LastWord | None:
 
 def _previous(kept: list[tuple[int, str]], i: int, before: int) -> int:
     """The line of the last closing line of failure before `kept[i]`, else `before`."""
+    failure = _any_closing("failure")
     for k in range(i - 1, -1, -1):
-        found = _closing(kept[k][1], kept[k - 1][1] if k else "")
+        if failure.match(kept[k][1]) is None:
+            continue
+        found = _closing_at(kept, k)
         if found is not None and found.says == "failure":
             return kept[k][0]
     return before
+
+
+def _closing_at(kept: list[tuple[int, str]], i: int) -> Closing | None:
+    return _closing(kept[i][1], kept[i - 1][1] if i else "")
 
 
 def _text(display: str) -> str:
@@ -108,8 +119,18 @@ def _text(display: str) -> str:
     return t.strip()
 
 
+@functools.cache
+def _any_closing(says: str = "") -> re.Pattern[str]:
+    """The closing regexes (those that say `says`, else all) as one alternation, tried at the
+    line's start: most lines are none."""
+    found = [c.regex.pattern for c in closing_lines() if c.says == says or not says]
+    return re.compile("|".join(f"(?:{p})" for p in found))
+
+
 def _closing(text: str, above: str) -> Closing | None:
+    if _any_closing().match(text) is None:
+        return None
     for c in closing_lines():
-        if c.regex.search(text) and (c.above is None or c.above.search(above)):
+        if c.regex.match(text) and (c.above is None or c.above.search(above)):
             return c
     return None

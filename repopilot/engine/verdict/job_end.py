@@ -43,8 +43,14 @@ def tail(job: JobLog, n: int = TAIL_LINES) -> list[str]:
 
 def tail_lines(job: JobLog, total: int, n: int = TAIL_LINES) -> list[tuple[int, str]]:
     """The job's last `n` lines (blank ones too) as (line number, display text), numbered back
-    from `total`, the scan's count of the log's lines: read from the end of a plain file, else
-    one streaming pass in constant memory."""
+    from `total`, the scan's count of the log's lines (`tail_raw`)."""
+    return [(k, display(b)) for k, b in tail_raw(job, total, n)]
+
+
+def tail_raw(job: JobLog, total: int, n: int = TAIL_LINES) -> list[tuple[int, bytes]]:
+    """The job's last `n` raw lines (blank ones too) as (line number, bytes), numbered back
+    from `total`: read from the end of a plain file, else one streaming pass in constant
+    memory."""
     if total <= 0:
         return []
     if job.path is not None and job.gh is None and job.fmt != "ghcli":
@@ -63,7 +69,7 @@ def tail_lines(job: JobLog, total: int, n: int = TAIL_LINES) -> list[tuple[int, 
             parts = parts[1:]  # the first piece may be a line's end
         parts = parts[-n:]
         first = total - len(parts) + 1
-        return [(first + i, display(p)) for i, p in enumerate(parts)]
+        return [(first + i, p) for i, p in enumerate(parts)]
     last: deque[tuple[int, bytes]] = deque(maxlen=n)
     for chunk in iter_chunks(job, gha_steps=False, reread=True):
         parts = chunk.data.split(b"\n")
@@ -71,7 +77,7 @@ def tail_lines(job: JobLog, total: int, n: int = TAIL_LINES) -> list[tuple[int, 
             parts.pop()
         start = max(0, len(parts) - n)
         last.extend((chunk.first_line + i, parts[i]) for i in range(start, len(parts)))
-    return [(k, display(b)) for k, b in last if k <= total]
+    return [(k, b) for k, b in last if k <= total]
 
 
 def last_nonblank(data: bytes, n: int) -> list[bytes]:
