@@ -293,3 +293,12 @@ def test_a_line_that_only_looks_like_a_closing_is_none(engine, tmp_path, line):
     job = open_logs(str(write(tmp_path, "c.log", f"something ran\n{line}\n")))[0]
     w = last_word(job, engine.scanner.scan(job), [])
     assert w is None or w.level == "stated", w
+
+
+def test_an_azure_log_that_reaches_finalize_job_is_complete():
+    from repopilot.engine.verdict.job_end import job_complete
+
+    job = open_logs(str(CI / "azure-logged-traceback.pass.log"))[0]
+    assert job.fmt == "gha" and job_complete(job, [])
+    cut = open_logs(str(CI / "terminal-traceback-excerpt.fail.log"))[0]
+    assert not job_complete(cut, [])
