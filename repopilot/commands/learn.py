@@ -59,8 +59,10 @@ def lint_one(p: Pattern) -> list[str]:
 
 
 def run(args: argparse.Namespace, settings: object = None) -> int:
+    # the patterns already in --out are a layer too: the same failure widens its pattern there
+    out_dir = [args.out] if args.out is not None and args.out.is_dir() else []
     try:
-        library = load_layers(args.patterns, builtin=not args.no_builtin)
+        library = load_layers([*args.patterns, *out_dir], builtin=not args.no_builtin)
     except PatternError as exc:
         raise UsageError(str(exc)) from None
     req = LearnRequest(
@@ -84,10 +86,41 @@ def run(args: argparse.Namespace, settings: object = None) -> int:
         sys.stdout.write(text)
         return 0
     args.out.mkdir(parents=True, exist_ok=True)
+    old = _file_of(library, got.widened, args.out) if got.widened else None
+    if old is not None:
+        old.write_text(_replaced(old, got, args.format), encoding="utf-8")
+        print(f"repopilot: widened {got.id} in {old}", file=sys.stderr)
+        return 0
     dest = args.out / f"{got.id}.yaml"  # JSON is YAML too: the library loads either
     dest.write_text(text, encoding="utf-8")
     print(f"repopilot: wrote {dest}", file=sys.stderr)
     return 0
+
+
+def _file_of(library: list[Pattern], pattern_id: str, out: Path) -> Path | None:
+    """The file under `out` that holds the learned pattern `pattern_id` (None: it is elsewhere,
+    e.g. under a --patterns directory, and the widened one goes to `out` as a new file)."""
+    for p in library:
+        if p.id == pattern_id:
+            path = Path(p.source.rsplit(":", 1)[0])
+            if path.is_file() and path.resolve().parent == out.resolve():
+                return path
+    return None
+
+
+def _replaced(path: Path, got: Learned, fmt: str) -> str:
+    """The file's text with the widened pattern in place of the one with its id."""
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    specs = data.get("patterns") if isinstance(data, dict) else None
+    new = got.data["patterns"][0]
+    if not isinstance(specs, list) or len(specs) <= 1:
+        return render(got, fmt)
+    data["patterns"] = [new if isinstance(x, dict) and x.get("id") == got.id else x for x in specs]
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 
 
 def render(got: Learned, fmt: str) -> str:
@@ -101,6 +134,7 @@ def eval_learn(args: argparse.Namespace) -> int:
     per repository and in total."""
     from repopilot.engine.library.loader import load_library
     from repopilot.engine.measure import learn_eval as le
+    from repopilot.engine.measure import learn_table as lt
     from repopilot.errors import EvalError
 
     try:
@@ -112,11 +146,12 @@ def eval_learn(args: argparse.Namespace) -> int:
     except (EvalError, PatternError) as exc:
         raise UsageError(str(exc)) from None
     figures = le.evaluate(cases, library, lint_one)
-    total = le.total(figures)
+    total = lt.total(figures)
     if args.format == "json":
-        data = {"corpus": args.corpus, "total": le.as_dict(total),
-                "per_repository": [le.as_dict(f) for f in figures]}  # fmt: skip
+        data = {"corpus": args.corpus, "same_failure": le.SAME_FAILURE,
+                "total": lt.as_dict(total),
+                "per_repository": [lt.as_dict(f) for f in figures]}  # fmt: skip
         print(json.dumps(data, indent=2))
         return 0
-    print(le.render(figures, total))
+    print(lt.render(figures, total))
     return 0

@@ -14,6 +14,7 @@ from repopilot.engine.classify import Classifier
 from repopilot.engine.library.layers import layered
 from repopilot.engine.library.loader import Pattern, check_examples
 from repopilot.logs.reader import JobLog
+from repopilot.logs.textnorm import body, display
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,35 +51,48 @@ def safe_route(p: Pattern) -> str | None:
     return problems[0] if problems else None
 
 
-def library_no_match(p: Pattern, library: Iterable[Pattern]) -> str | None:
-    """A `no_match` example of the library that the pattern takes."""
-    from repopilot.logs.textnorm import body, display
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """A line the pattern takes and must not: its text, and where it is (for the reason)."""
 
+    text: str
+    where: str
+
+
+def library_no_match(p: Pattern, library: Iterable[Pattern]) -> list[Taken]:
+    """The `no_match` examples of the library that the pattern takes."""
+    out = []
     for q in library:
         for line in q.spec.examples.no_match:
-            if matches(p, body(display(line))):
-                return f"it matches a no_match example of {q.id}: {line[:120]!r}"
-    return None
-
-
-def base_hits(p: Pattern, logs: Sequence[LogText]) -> str | None:
-    for log in logs:
-        for i, text in enumerate(log.lines, 1):
+            text = body(display(line))
             if matches(p, text):
-                return f"it matches line {i} of the base log {log.name}"
-    return None
+                out.append(Taken(text, f"a no_match example of {q.id}: {line[:120]!r}"))
+    return out
+
+
+def base_hits(p: Pattern, logs: Sequence[LogText]) -> list[Taken]:
+    """The lines of the passing logs that the pattern takes."""
+    return [
+        Taken(text, f"line {i} of the base log {log.name}")
+        for log in logs
+        for i, text in enumerate(log.lines, 1)
+        if matches(p, text)
+    ]
 
 
 def own_hits(p: Pattern, log: LogText) -> list[int]:
     return [i for i, text in enumerate(log.lines, 1) if matches(p, text)]
 
 
-def verdict_line(p: Pattern, library: Sequence[Pattern], job: JobLog, line: int) -> str | None:
-    """Classifying the job with the pattern on top of the library gives `line` as evidence[0]."""
+def verdict_line(
+    p: Pattern, library: Sequence[Pattern], job: JobLog, line: int
+) -> tuple[str | None, int | None]:
+    """Classifying the job with the pattern on top of the library gives `line` as evidence[0]:
+    (None, line), else (the reason, the evidence[0] line it gave)."""
     v = Classifier(layered(library, [p])).classify(job, assume_failed=True)
+    got = v.evidence[0].line if v.evidence else None
     if v.pattern_id != p.id:
-        return f"the verdict comes from {v.pattern_id or v.decided_by} instead"
-    if not v.evidence or v.evidence[0].line != line:
-        got = v.evidence[0].line if v.evidence else None
-        return f"the verdict's evidence[0] is line {got}, not {line}"
-    return None
+        return f"the verdict comes from {v.pattern_id or v.decided_by} instead", got
+    if got != line:
+        return f"the verdict's evidence[0] is line {got}, not {line}", got
+    return None, got

@@ -1,37 +1,43 @@
 """Learn one pattern from a log and the line that is its cause (docs/CONTRACTS.md Contract 6).
 
 The line is redacted first (the comment's rules: a secret never reaches a repository's pattern
-file), then generalised (engine/learn/tokens.py). Candidates go from general to specific: the
-line's start up to its second, third, ... fixed word (kept only when it picks out that line
-alone in its own log), then the whole line. The first candidate that passes every check
-(engine/learn/check.py) is the pattern; when none does, `LearnRefused` says why.
+file), then generalised (engine/learn/tokens.py): its stable words and the tool's punctuation
+stay, what varies between occurrences becomes a class or a named capture, the whole line anchored.
+When the repository already has a learned pattern of that category that the line almost matches
+(engine/learn/widen.py), that pattern is widened instead: one pattern per failure, not a pile.
+A pattern that takes lines it must not (other lines of its own log, a base log's, a library
+`no_match` example) is specialised one class at a time (engine/learn/specialise.py); it must end
+up deciding the line as evidence[0] of its own log's verdict (engine/learn/check.py). When it
+cannot, `LearnRefused` says why.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from repopilot.engine.learn import check
-from repopilot.engine.learn.tokens import Piece, fixed_words, pieces, regex_of
-from repopilot.engine.library.loader import Pattern, load_file
+from repopilot.engine.learn import check, wire
+from repopilot.engine.learn.specialise import literal, next_keep
+from repopilot.engine.learn.tokens import Piece, pieces, regex_of
+from repopilot.engine.learn.widen import widen
+from repopilot.engine.library.layers import learned_from
+from repopilot.engine.library.loader import Pattern
+from repopilot.engine.verdict.baseline import normalise
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.errors import InputError, PatternError
-from repopilot.evidence.runners import bare_exit
+from repopilot.evidence.runners import bare_exit, runner_exit
 from repopilot.logs.reader import JobLog, iter_lines, open_logs
 from repopilot.logs.textnorm import body
 from repopilot.records import AssignedCategory
 from repopilot.safety.redact import clean_lines
 
-PRIORITY = 98  # a maintainer said this line is the cause: above the built-in patterns
-CONFIDENCE = 0.9
 NEAR = 6  # lines either side looked at for `no_match` examples
-MAX_LINE = 400  # a longer line is a payload, not a tool's message
+MAX_LINE = wire.MAX_LINE
+PRIORITY = wire.PRIORITY
+CONFIDENCE = wire.CONFIDENCE
 
 
 class LearnRefused(InputError):
@@ -54,11 +60,13 @@ class LearnRequest:
 
 @dataclass(frozen=True, slots=True)
 class Learned:
-    """The learned pattern: its file data (the YAML wire form) and the loaded pattern."""
+    """The learned pattern: its file data (the YAML wire form) and the loaded pattern;
+    `widened`: the id of the repository's learned pattern it replaces (None: a new one)."""
 
     data: dict[str, Any]
     pattern: Pattern
     own_hits: tuple[int, ...] = field(default=())
+    widened: str | None = None
 
     @property
     def id(self) -> str:
@@ -68,6 +76,24 @@ class Learned:
 Lint = Callable[[Pattern], list[str]]
 
 
+@dataclass(frozen=True, slots=True)
+class _Ctx:
+    req: LearnRequest
+    text: str  # the line as the log has it (the body)
+    library: Sequence[Pattern]
+    lint: Lint | None
+    bases: list[check.LogText]
+    own: check.LogText
+    job: JobLog
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    why: str | None  # None: the pattern passes
+    taken: tuple[str, ...] = ()  # lines it takes and must not (specialising may help)
+    hits: tuple[int, ...] = ()
+
+
 def learn(
     req: LearnRequest,
     library: Sequence[Pattern],
@@ -75,8 +101,8 @@ def learn(
     job: JobLog | None = None,
 ) -> Learned:
     """The pattern for `req`, checked against `library` (the built-in library and the repository's
-    patterns it will sit on); LearnRefused when no candidate passes."""
-    job = job or _job(req.path, req.line)
+    patterns it will sit on, its learned ones among them); LearnRefused when none passes."""
+    job = job or _job(req.path)
     own = check.LogText(req.path, tuple(body(x.text) for x in iter_lines(job)))
     if not 1 <= req.line <= len(own.lines):
         raise LearnRefused(f"{req.path}: no line {req.line} (the log has {len(own.lines)})")
@@ -85,26 +111,89 @@ def learn(
     # redacted as the comment redacts: the window as one text (a token wrapped across lines)
     lo, hi = max(1, req.line - NEAR), min(len(own.lines), req.line + NEAR)
     window, _ = clean_lines(own.lines[lo - 1 : hi])
-    safe = _scrub(window[req.line - lo])
+    scrubbed = _scrub(window[req.line - lo])
+    safe = _cut(scrubbed)
     near = [x for i, x in enumerate(window, lo) if i != req.line and _wordy(x)]
     ps = pieces(safe)
+    if not any(p.kind == "fixed" and any(c.isalnum() for c in p.text) for p in ps):
+        raise LearnRefused(f"{req.path}:{req.line}: the line has no fixed text, only values")
+    ctx = _Ctx(req, text, library, lint, [_log_text(b) for b in req.base_logs], own, job)
+    source = f"{req.source_name or Path(req.path).name}:{req.line}"
+    for q in library:  # the same failure learned before: widen that pattern
+        regex = widen(q, safe) if _mergeable(q, req) else None
+        if regex is not None:
+            data = wire.widened_data(q, regex, safe, source, near)
+            got = _attempt(ctx, data)
+            if isinstance(got, tuple):
+                return Learned(data, got[0], got[1], widened=q.id)
+    return _new(ctx, ps, safe, near, source, safe == scrubbed)
+
+
+def _mergeable(q: Pattern, req: LearnRequest) -> bool:
+    return learned_from(q) is not None and q.spec.category == req.category and not req.pattern_id
+
+
+def _new(
+    ctx: _Ctx, ps: list[Piece], safe: str, near: list[str], source: str, whole: bool
+) -> Learned:
+    """A new pattern: the generalised line, specialised while it takes lines it must not."""
+    req = ctx.req
     indented = safe[:1].isspace()
-    bases = [_log_text(b) for b in req.base_logs]
-    reasons: list[str] = []
-    for regex, whole, head in _candidates(ps, indented):
-        data = _data(req, regex, safe, head, near)
-        try:
-            p = _load(data)
-        except PatternError as exc:
-            reasons.append(str(exc).rsplit(": ", 1)[-1])
-            continue
-        why, hits = _check(p, req, text, library, lint, bases, own, job, whole)
-        if why is None:
-            return Learned(data, p, tuple(hits))
-        reasons.append(why)
-    raise LearnRefused(
-        f"{req.path}:{req.line}: no safe pattern: {reasons[-1] if reasons else 'no candidate'}"
-    )
+    keep: frozenset[int] = frozenset()
+    why = "no candidate"
+    for _ in range(len(ps) + 1):
+        regex = regex_of(literal(ps, keep), indented, whole)
+        data = wire.new_data(pattern_id=req.pattern_id, category=req.category, source=source,
+                             regex=regex, safe=safe, ps=literal(ps, keep), near=near,
+                             title=req.title, hint=req.hint)  # fmt: skip
+        got = _attempt(ctx, data)
+        if isinstance(got, tuple):
+            return Learned(data, got[0], got[1])
+        why = got.why or why
+        more = next_keep(ps, keep, got.taken, indented, whole) if got.taken else None
+        if more is None:
+            break
+        keep = more
+    raise LearnRefused(f"{req.path}:{req.line}: no safe pattern: {why}")
+
+
+def _attempt(ctx: _Ctx, data: dict[str, Any]) -> tuple[Pattern, tuple[int, ...]] | _Outcome:
+    """The loaded pattern and its own-log hits when it passes every check, else the outcome."""
+    try:
+        p = wire.load(data)
+    except PatternError as exc:
+        return _Outcome(str(exc).rsplit(": ", 1)[-1])
+    got = _check(ctx, p)
+    return (p, got.hits) if got.why is None else got
+
+
+def _check(ctx: _Ctx, p: Pattern) -> _Outcome:
+    req = ctx.req
+    if not check.matches(p, ctx.text):
+        return _Outcome("it does not match the line (redaction changed its shape)")
+    why = check.safe_route(p)
+    if why:
+        return _Outcome(why)
+    for taken in (check.library_no_match(p, ctx.library), check.base_hits(p, ctx.bases)):
+        if taken:
+            return _Outcome(f"it matches {taken[0].where}", tuple(t.text for t in taken))
+    hits = tuple(check.own_hits(p, ctx.own))
+    others = [h for h in hits if h != req.line]
+    same = normalise(ctx.text)
+    # other lines of another shape: specialise first; the same line again (other numbers, a
+    # summary repeating it): fine when the verdict still takes this one
+    if any(normalise(ctx.own.lines[h - 1]) != same for h in others):
+        texts = tuple(ctx.own.lines[h - 1] for h in others)
+        return _Outcome(f"it also matches line {others[0]} of its own log", texts, hits)
+    if ctx.lint is not None:
+        problems = ctx.lint(p)
+        if problems:
+            return _Outcome(f"patterns lint: {problems[0]}", (), hits)
+    why, line = check.verdict_line(p, ctx.library, ctx.job, req.line)
+    if why is None:
+        return _Outcome(None, (), hits)
+    again = (ctx.own.lines[line - 1],) if line is not None and line in others else ()
+    return _Outcome(why, again, hits)
 
 
 # A run of 16+ token characters with upper and lower case and a digit: a key or a fragment of
@@ -120,6 +209,14 @@ def _scrub(line: str) -> str:
     return _TOKENISH.sub("[REDACTED:token]", line)
 
 
+def _cut(line: str) -> str:
+    """A line longer than MAX_LINE: its start up to the last space before the limit."""
+    if len(line) <= MAX_LINE:
+        return line
+    head = line[:MAX_LINE]
+    return head[: head.rstrip().rfind(" ")] if " " in head.strip() else head
+
+
 def _wordy(line: str) -> bool:
     """A line fit to be a `no_match` example: words a person reads, nothing token-like."""
     return (
@@ -130,7 +227,7 @@ def _wordy(line: str) -> bool:
     )
 
 
-def _job(path: str, line: int) -> JobLog:
+def _job(path: str) -> JobLog:
     jobs = open_logs(path)
     if not jobs:
         raise LearnRefused(f"{path}: no job log in it")
@@ -150,121 +247,14 @@ def _refuse_line(req: LearnRequest, text: str) -> None:
         raise LearnRefused(f"{where}: the line is empty")
     if bare_exit(text):
         raise LearnRefused(f"{where}: the runner's exit line is never evidence")
+    if runner_exit(text) is not None:  # it would take every later failure of that command
+        raise LearnRefused(
+            f"{where}: the runner's exit line says only that the command failed: "
+            "learn from the line that says why"
+        )
     if is_passing_test(text):
         raise LearnRefused(f"{where}: the line reports a passing test")
-    if len(text) > MAX_LINE:
-        raise LearnRefused(f"{where}: the line is longer than {MAX_LINE} characters")
-
-
-def _candidates(ps: list[Piece], indented: bool) -> list[tuple[str, bool, list[Piece]]]:
-    """(regex, whole line?, its pieces) from general to specific: prefixes ending at a fixed word
-    with two or more fixed words in them, then the whole line."""
-    out: list[tuple[str, bool, list[Piece]]] = []
-    for i, p in enumerate(ps):
-        head = ps[: i + 1]
-        if p.kind == "fixed" and fixed_words(head) >= 2 and i + 1 < len(ps):
-            loose = _loose(head)
-            if loose != head:  # the words between the first and the last may be names too
-                out.append((regex_of(loose, indented, False), False, loose))
-            out.append((regex_of(head, indented, False), False, head))
-    out.append((regex_of(ps, indented, True), True, ps))
-    return out
-
-
-def _loose(head: list[Piece]) -> list[Piece]:
-    """`head` with its plain words between the first fixed piece and the last as `\\w+`."""
-    fixed = [i for i, p in enumerate(head) if p.kind == "fixed"]
-    lo, hi = fixed[0], fixed[-1]
-    return [
-        Piece("class", r"\w+", p.text) if lo < i < hi and p.kind == "fixed" and p.text.isalpha()
-        else p
-        for i, p in enumerate(head)
-    ]  # fmt: skip
-
-
-def _check(
-    p: Pattern,
-    req: LearnRequest,
-    text: str,
-    library: Sequence[Pattern],
-    lint: Lint | None,
-    bases: list[check.LogText],
-    own: check.LogText,
-    job: JobLog,
-    whole: bool,
-) -> tuple[str | None, list[int]]:
-    if not check.matches(p, text):
-        return "it does not match the line (redaction changed its shape)", []
-    for why in (check.safe_route(p), check.library_no_match(p, library), check.base_hits(p, bases)):
-        if why:
-            return why, []
-    hits = check.own_hits(p, own)
-    if not whole and hits != [req.line]:
-        return f"its start also matches line {next(h for h in hits if h != req.line)}", hits
-    if lint is not None:
-        problems = lint(p)
-        if problems:
-            return f"patterns lint: {problems[0]}", hits
-    return check.verdict_line(p, library, job, req.line), hits
-
-
-def _data(
-    req: LearnRequest, regex: str, safe: str, ps: list[Piece], near: list[str]
-) -> dict[str, Any]:
-    compiled = re.compile(regex)
-    short = [x for x in near if len(x) <= MAX_LINE]
-    no_match = [x for x in dict.fromkeys(short) if not compiled.search(x)][:3]
-    if not no_match:
-        no_match = ["learned pattern: a line it must not take"]
-    m = compiled.search(safe)
-    caps = {k: v for k, v in (m.groupdict() if m else {}).items() if v is not None}
-    example: Any = {"line": safe, "captures": caps} if caps else safe
-    source = req.source_name or Path(req.path).name
-    out: dict[str, Any] = {
-        "id": req.pattern_id or _id(req.category, ps, regex),
-        "category": req.category,
-        "source": f"learned from {source}:{req.line}",
-        "regex": regex,
-        "priority": PRIORITY,
-        "confidence": CONFIDENCE,
-        "title": req.title or _title(ps),
-    }
-    if req.hint:
-        out["hint"] = req.hint
-    out["examples"] = {"match": [example], "no_match": no_match}
-    return {"ecosystem": "learned", "patterns": [out]}
-
-
-def _id(category: str, ps: list[Piece], regex: str) -> str:
-    words = [p.text.lower() for p in ps if p.kind == "fixed" and any(c.isalpha() for c in p.text)]
-    slug = re.sub(r"[^a-z0-9]+", "-", "-".join(words[:3])).strip("-")[:40] or "line"
-    digest = hashlib.sha256(regex.encode()).hexdigest()[:6]
-    return f"learned.{category.replace('_', '-')}.{slug}-{digest}"
-
-
-def _title(ps: list[Piece]) -> str:
-    parts = []
-    for p in ps:
-        if p.kind == "class":
-            parts.append(f"{{{p.capture}}}" if p.capture and "(?P<" + p.capture + ">" in p.regex
-                         else "…")  # fmt: skip
-        else:
-            parts.append(" " if p.kind == "space" else p.text)
-    title = "".join(parts).strip()
-    return title if len(title) <= 100 else title[:99] + "…"
-
-
-def _load(data: dict[str, Any]) -> Pattern:
-    """The pattern as the library loads it (schema, compile, prefilter literals)."""
-    import yaml
-
-    with tempfile.TemporaryDirectory(prefix="repopilot-learn-") as tmp:
-        path = Path(tmp) / "learned.yaml"
-        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), "utf-8")
-        return load_file(path)[0]
 
 
 def to_yaml(learned: Learned) -> str:
-    import yaml
-
-    return yaml.safe_dump(learned.data, sort_keys=False, allow_unicode=True, width=100)
+    return wire.to_yaml(learned.data)

@@ -52,7 +52,24 @@ _DOTTED = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$")
 # A CamelCase word is a name the project chose (a class, a test) unless it is one of the
 # exception or outcome words tools print.
 _TOOL_CAMEL = re.compile(r"(?:Error|Exception|Failure|Failed|Fault|Warning|Timeout|Exit)$")
+# The units of work tools name in their messages: the word after one is the project's name
+# for it (a plain word, letters, digits, `_.-`), not the tool's fixed text.
+_KIND_NOUNS = frozenset(
+    "module modules package packages crate gem task target project test spec suite example "
+    "scenario feature job service container image plugin library dependency artifact "
+    "component class function method file formula cask app application bundle".split()
+)
+_NAME = re.compile(r"[a-z][\w.-]*[\w]|[a-z]", re.ASCII)
 _SEGMENTS = re.compile(r"[A-Za-z]+|\d[\w.%]*|\w+|.", re.DOTALL)
+# What a number, version, duration, date or time of day is made of (`3.2.1-rc1`, `12.5ms`,
+# `2019-03-25T16:43:24Z`, `16:43:24,120`, `1.8.0_191+b12~16.04`): a digit first, then these.
+_NUMBERISH = r"-\w.,:%+~/"
+# A timestamp's words: the day and month names `date`, syslog and RFC 2822 print.
+_CALENDAR = frozenset(
+    "mon tue wed thu fri sat sun monday tuesday wednesday thursday friday saturday sunday "
+    "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june "
+    "july august september october november december".split()
+)
 
 
 def pieces(line: str) -> list[Piece]:
@@ -71,11 +88,22 @@ def pieces(line: str) -> list[Piece]:
             body = rf"[^{re.escape(end)}\n]*"
             out.append(Piece("class", re.escape(q) + _named(body, "name", names) + re.escape(end),
                              text, "name"))  # fmt: skip
+        elif kind == "word" and _names_next(out) and _NAME.fullmatch(text):
+            stop = _stop(nxt, text)
+            out.append(_class(_named(stop, "name", names), text, "name"))
         elif kind == "word":
             out.extend(_word(text, nxt, names))
         else:
             out.append(Piece("fixed", _esc(text), text))
     return _merge(out)
+
+
+def _names_next(out: list[Piece]) -> bool:
+    """The word before (after one space) is a noun that a tool puts before a name it reports
+    (`module alpha`, `package left-pad`, `task lint`, `test parses_dates`)."""
+    if len(out) < 2 or out[-1].kind != "space" or out[-2].kind != "fixed":
+        return False
+    return out[-2].text.lower() in _KIND_NOUNS
 
 
 def _esc(text: str) -> str:
@@ -89,9 +117,10 @@ def _named(body: str, name: str, names: dict[str, int]) -> str:
     return f"(?P<{name if n == 1 else f'{name}{n}'}>{body})"
 
 
-def _stop(nxt: str) -> str:
-    """A run of non-space characters that stops before `nxt` (the character after it)."""
-    if nxt and not nxt.isspace() and not nxt.isalnum():
+def _stop(nxt: str, text: str = "") -> str:
+    """A run of non-space characters that stops before `nxt` (the character after it), unless
+    the run's own `text` holds that character too."""
+    if nxt and not nxt.isspace() and not nxt.isalnum() and nxt not in text:
         return rf"[^\s{re.escape(nxt)}]+"
     return r"\S+"
 
@@ -105,7 +134,7 @@ def _word(word: str, nxt: str, names: dict[str, int]) -> list[Piece]:
     while word and word[0] in _LEAD and len(word) > 1:
         lead, word = lead + word[0], word[1:]
     trail = ""
-    while word and word[-1] in _TRAIL and len(word) > 1:
+    while word and word[-1] in _TRAIL and len(word) > 1 and not _closes(word):
         trail, word = word[-1] + trail, word[:-1]
     after = trail[:1] or nxt
     core = _core(word, after, names)
@@ -116,39 +145,47 @@ def _word(word: str, nxt: str, names: dict[str, int]) -> list[Piece]:
     )
 
 
+_PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+def _closes(word: str) -> bool:
+    """The word's last character closes a bracket the word opened (`test_x[utc]`, `f(a)`)."""
+    close = word[-1]
+    return close in _PAIRS and word.count(_PAIRS[close]) >= word.count(close)
+
+
 def _core(word: str, after: str, names: dict[str, int]) -> list[Piece]:
     if _URL.match(word):
-        return [_class(_stop(after), word)]
+        return [_class(_named(_stop(after, word), "url", names), word, "url")]
     if _TEST_ID.search(word):
-        return [_class(_named(_stop(after), "test", names), word, "test")]
+        return [_class(_named(_stop(after, word), "test", names), word, "test")]
+    if _HEX.match(word):
+        return [_class(_named("[0-9A-Fa-f]+", "hash", names), word, "hash")]
+    if word[:1].isdigit():  # a value: the same failure may print another type of value there
+        return [_class(_named(_stop(after, word), "num", names), word, "num")]
     if _PATH.search(word) or _FILE.match(word):
         return _path(word, after, names)
-    if _HEX.match(word):
-        return [_class("[0-9A-Fa-f]+", word)]
-    if word[:1].isdigit():
-        return [_class(r"\d[\w.,%]*", word)]
     if word.isalpha():
         return [_plain(word)]
     if re.fullmatch(r"\w+", word):  # test_add, py38, E0308: names and codes
-        return [_class(r"\w+", word)]
+        return [_class(_named(r"\w+", "id", names), word, "id")]
     if _DOTTED.match(word):
         last = word.rsplit(".", 1)[1]
         if _TOOL_CAMEL.search(last):
             return [Piece("fixed", _esc(word), word)]
         return [_class(_named(r"[\w.$]+", "name", names), word, "name")]
     if looks_random(word):
-        return [_class(_stop(after), word)]
+        return [_class(_stop(after, word), word)]
     if len(set(word)) == 1 and not word[0].isalnum() and len(word) >= 3:
         return [Piece("fixed", _esc(word[0]) + "{3,}", word)]
     # a mix: cut at punctuation, each part on its own (`error[E0308]`, `--flag=value`)
     out: list[Piece] = []
     parts = _SEGMENTS.findall(word)
-    for i, part in enumerate(parts):
-        nxt = parts[i + 1][:1] if i + 1 < len(parts) else after
+    for part in parts:
         if part.isalpha():
             out.append(_plain(part))
         elif part[:1].isdigit():
-            out.append(_class(r"\d[\w.,%]*" if nxt[:1] != "." else r"\d\w*", part))
+            out.append(_number(part, names))
         elif re.fullmatch(r"\w+", part):
             out.append(_class(r"\w+", part))
         else:
@@ -156,10 +193,20 @@ def _core(word: str, after: str, names: dict[str, int]) -> list[Piece]:
     return out
 
 
+def _number(word: str, names: dict[str, int]) -> Piece:
+    """A digit-led word: one class of number-like characters (any other character the word
+    holds added), so a version, a duration or a timestamp of another shape still matches."""
+    extra = "".join(sorted({c for c in word if not re.fullmatch(rf"[{_NUMBERISH}]", c)}))
+    body = rf"\d[{_NUMBERISH}{re.escape(extra)}]*"
+    return _class(_named(body, "num", names), word, "num")
+
+
 def _plain(word: str) -> Piece:
     """A word of letters: fixed when it reads like a tool's word (lower case, Capitalised, CAPS,
     an exception name), else a name the project chose (`MathTest`)."""
     inner_caps = any(c.isupper() for c in word[1:])
+    if word.lower() in _CALENDAR:  # a timestamp's day or month
+        return _class("[A-Za-z]+", word)
     if len(word) > 24 or (inner_caps and not word.isupper() and not _TOOL_CAMEL.search(word)):
         return _class(r"\w+", word)
     return Piece("fixed", _esc(word), word)
@@ -170,7 +217,9 @@ def _path(word: str, after: str, names: dict[str, int]) -> list[Piece]:
     m = re.match(r"^(.*?)((?::\d+)*)$", word)
     path, pos = (m.group(1), m.group(2)) if m else (word, "")
     stop = ":" if pos else after
-    body = rf"[^\s{re.escape(stop)}]+" if stop and not stop.isspace() else r"\S+"
+    body = (
+        rf"[^\s{re.escape(stop)}]+" if stop and not stop.isspace() and stop not in path else r"\S+"
+    )
     out = [_class(_named(body, "path", names), path, "path")]
     out.extend(_class(r":\d+", p) for p in re.findall(r":\d+", pos))
     return out

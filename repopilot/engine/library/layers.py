@@ -16,6 +16,16 @@ from pathlib import Path
 from repopilot.engine.library.loader import Pattern, load_file, load_library
 from repopilot.errors import PatternError
 
+LEARNED = "learned from "  # how a learned pattern's `source:` starts (docs/CONTRACTS.md Contract 6)
+
+
+def learned_from(p: Pattern) -> str | None:
+    """A repository's learned pattern: its `source:` ("learned from <log>:<line>, ..."); None for
+    any other pattern. Such a pattern outranks the built-in library (engine/verdict/
+    pattern_verdict.py) and its verdict is decided."""
+    src = p.spec.source or ""
+    return src if src.startswith(LEARNED) else None
+
 
 def layered(base: Sequence[Pattern], *layers: Sequence[Pattern]) -> list[Pattern]:
     """`base` with each layer on top, in order: a later pattern replaces an earlier one with its

@@ -1,13 +1,17 @@
-"""`repopilot eval --learn`: what learning each repository's failures buys (issue 21).
+"""`repopilot eval --learn`: what learning each repository's failures buys (issues 21, 28).
 
-Per repository, logs in chronological order (Travis build ids, Actions job ids grow with time):
-each log is classified with the built-in library alone and with the patterns learned from the
-earlier logs of that repository on top; then, when the cause was not found, a pattern is learned
-from the log's labelled line (Actions: the key line; LogChunks: the chunk's first non-blank lines,
-up to three tried). Reported over the later logs (all but each repository's first): the share
-whose cause line is found with and without learning (and the category, where labelled), the
-learn success rate, and how often a learned pattern decided a verdict on a line that is not the
-cause (a false hit).
+Per repository, logs in build order (Travis build ids, Actions job ids grow with time): build k
+is classified with the built-in library alone and with what was learned from builds 0..k-1 on top;
+then a pattern is learned from build k's labelled line, whatever its verdict was (Actions: the
+key line; LogChunks: the chunk's first non-blank line, the next ones when that is refused, up to
+three), widening an earlier learned pattern where the line is the same failure (engine/learn/).
+
+Reported over the later builds (all but each repository's first): the share whose cause is in
+the labelled lines with and without learning; the recurring failures among them (the same
+failure as an earlier build of that repository, defined without the learner: the labelled
+line, normalised as engine/verdict/baseline.normalise compares runs, equals an earlier build's);
+how often a learned pattern decided, and on a line outside the labelled ones (a wrong line); the
+share of learn attempts that wrote a pattern, and each refusal with its reason.
 """
 
 from __future__ import annotations
@@ -19,16 +23,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from repopilot.engine.classify import Classifier
+from repopilot.engine.learn.check import matches
 from repopilot.engine.learn.learner import LearnRefused, LearnRequest, learn
 from repopilot.engine.library.layers import layered
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.measure.corpus_repo import project_of
 from repopilot.engine.measure.labels import gha_cases
+from repopilot.engine.verdict.baseline import normalise
 from repopilot.errors import EvalError, InputError
 from repopilot.logs.reader import iter_lines, open_logs
+from repopilot.logs.textnorm import body
 from repopilot.records import AssignedCategory, Verdict
 
 TRIES = 3  # LogChunks: chunk lines tried as the labelled line
+SAME_FAILURE = (
+    "the same failure: the labelled line (LogChunks: the chunk's first non-blank line), "
+    "normalised by engine/verdict/baseline.normalise, equals an earlier build's"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +64,13 @@ class RepoFigures:
     category_base: int = 0
     category_learn: int = 0
     labelled: int = 0
+    recurring: int = 0
+    recurring_base: int = 0
+    recurring_learn: int = 0
     learn_tried: int = 0
     learned: int = 0
+    widened: int = 0
+    patterns: int = 0  # learned patterns the repository ends with
     fired: int = 0
     false_hits: int = 0
     refusals: list[str] = field(default_factory=list)
@@ -111,12 +127,17 @@ def _verdict(classifier: Classifier, path: Path) -> Verdict | None:
     return classifier.classify(jobs[0], assume_failed=True) if jobs else None
 
 
-def _lines_to_try(case: Case) -> list[int]:
-    if case.category is not None:
-        return [case.cause[0]]
+def _labelled(case: Case) -> list[tuple[int, str]]:
+    """The labelled lines learned from, in order: (line number, body text)."""
+    try:
+        jobs = open_logs(str(case.path))
+    except InputError:
+        return []
     lo, hi = case.cause
-    job = open_logs(str(case.path))[0]
-    return [x.number for x in iter_lines(job, lo, hi) if x.text.strip()][:TRIES]
+    got = [(x.number, body(x.text)) for x in iter_lines(jobs[0], lo, hi)] if jobs else []
+    if case.category is not None:
+        return got[:1]
+    return [(n, t) for n, t in got if t.strip()][:TRIES]
 
 
 Lint = Callable[[Pattern], list[str]]
@@ -137,99 +158,80 @@ def evaluate(
         if len(todo) < 2:
             continue
         fig = RepoFigures(repo, logs=len(todo))
-        learned: list[Pattern] = []
+        learned: dict[str, Pattern] = {}
+        seen: set[str] = set()
         for i, case in enumerate(todo):
-            with_learned = Classifier(layered(library, learned)) if learned else base
-            v_learn = _verdict(with_learned, case.path)
+            lines = _labelled(case)
+            key = normalise(lines[0][1]) if lines else ""
+            current = layered(library, list(learned.values()))
             if i > 0:
-                _count(fig, case, _verdict(base, case.path), v_learn, {p.id for p in learned})
-            if _found(v_learn, case):
-                continue
-            fig.learn_tried += 1
-            got = _learn(case, [*layered(library, learned)], lint, fig)
+                v_base = _verdict(base, case.path)
+                hit = _takes_a_line(list(learned.values()), case.path)
+                v_learn = _verdict(Classifier(current), case.path) if hit else v_base
+                _count(fig, case, v_base, v_learn, bool(key) and key in seen)
+            seen.add(key)
+            got = _learn(case, lines, current, lint, fig)
             if got is not None:
-                fig.learned += 1
-                learned.append(got)
+                learned[got.id] = got
+        fig.patterns = len(learned)
         out.append(fig)
     return out
 
 
+def _takes_a_line(patterns: list[Pattern], path: Path) -> bool:
+    """Whether any of `patterns` matches a line of the log: when none does, the verdict with
+    them on top is the verdict without them (the same hits), and is not computed again."""
+    if not patterns:
+        return False
+    try:
+        jobs = open_logs(str(path))
+    except InputError:
+        return False
+    return any(
+        matches(p, body(x.text)) for job in jobs[:1] for x in iter_lines(job) for p in patterns
+    )
+
+
 def _count(
-    fig: RepoFigures, case: Case, v_base: Verdict | None, v_learn: Verdict | None, ids: set[str]
+    fig: RepoFigures, case: Case, v_base: Verdict | None, v_learn: Verdict | None, again: bool
 ) -> None:
     fig.later += 1
     fig.found_base += _found(v_base, case)
     fig.found_learn += _found(v_learn, case)
+    if again:
+        fig.recurring += 1
+        fig.recurring_base += _found(v_base, case)
+        fig.recurring_learn += _found(v_learn, case)
     if case.category is not None:
         fig.labelled += 1
         fig.category_base += _category_ok(v_base, case)
         fig.category_learn += _category_ok(v_learn, case)
-    if v_learn is not None and v_learn.pattern_id in ids:
+    if v_learn is not None and v_learn.learned_from is not None:
         fig.fired += 1
         fig.false_hits += not _found(v_learn, case)
 
 
 def _learn(
-    case: Case, library: list[Pattern], lint: Lint | None, fig: RepoFigures
+    case: Case,
+    lines: list[tuple[int, str]],
+    library: list[Pattern],
+    lint: Lint | None,
+    fig: RepoFigures,
 ) -> Pattern | None:
+    """Learn from the labelled line (the next ones when it is refused): the pattern, or None with
+    the first line's refusal recorded."""
+    fig.learn_tried += 1
     category: AssignedCategory = case.category if case.category else "other"  # type: ignore[assignment]
-    why = ""
-    for n in _lines_to_try(case):
-        req = LearnRequest(str(case.path), n, category, pattern_id=f"learned.eval.{fig.learned}")
+    why = f"{case.path.name}: no labelled line in the log"
+    for k, (n, _text) in enumerate(lines):
+        req = LearnRequest(str(case.path), n, category)
         try:
-            return learn(req, library, lint).pattern
+            got = learn(req, library, lint)
         except (LearnRefused, InputError) as exc:
-            why = str(exc)
-    fig.refusals.append(why)
+            why = why if k else str(exc)
+            continue
+        fig.learned += 1
+        fig.widened += got.widened is not None
+        return got.pattern
+    fig.refusals.append(f"{fig.repo}: {why}")
     return None
-
-
-_SUMS = ("logs", "later", "found_base", "found_learn", "category_base", "category_learn",
-         "labelled", "learn_tried", "learned", "fired", "false_hits")  # fmt: skip
-
-
-def total(figures: Sequence[RepoFigures]) -> RepoFigures:
-    out = RepoFigures("all")
-    for f in figures:
-        for k in _SUMS:
-            setattr(out, k, getattr(out, k) + getattr(f, k))
-        out.refusals.extend(f.refusals)
-    return out
-
-
-def _pct(a: int, b: int) -> str:
-    return f"{100 * a / b:.1f}%" if b else "-"
-
-
-def as_dict(f: RepoFigures) -> dict[str, object]:
-    """The wire form (`--format json`)."""
-    return {
-        **{k: getattr(f, k) for k in ("repo", *_SUMS)},
-        "found_base_rate": round(f.found_base / f.later, 4) if f.later else None,
-        "found_learn_rate": round(f.found_learn / f.later, 4) if f.later else None,
-        "learn_rate": round(f.learned / f.learn_tried, 4) if f.learn_tried else None,
-        "refusals": list(f.refusals),
-    }
-
-
-def render(figures: Sequence[RepoFigures], tot: RepoFigures) -> str:
-    head = f"{'repository':<36} {'logs':>4} {'later':>5} {'cause w/o':>9} {'cause with':>10}"
-    head += f" {'learned':>9} {'fired':>5} {'false':>5}"
-    rows = [head]
-    for f in [*figures, tot]:
-        rows.append(
-            f"{f.repo[:36]:<36} {f.logs:>4} {f.later:>5} {_pct(f.found_base, f.later):>9} "
-            f"{_pct(f.found_learn, f.later):>10} {f'{f.learned}/{f.learn_tried}':>9} "
-            f"{f.fired:>5} {f.false_hits:>5}"
-        )
-    rows.append(
-        f"cause line on later logs: {_pct(tot.found_base, tot.later)} without learning, "
-        f"{_pct(tot.found_learn, tot.later)} with; learn success {_pct(tot.learned, tot.learn_tried)}"
-        f"; learned patterns decided {tot.fired} later logs, {tot.false_hits} on a line not the cause"
-    )
-    if tot.labelled:
-        rows.append(
-            f"category right on labelled later logs: {_pct(tot.category_base, tot.labelled)} "
-            f"without, {_pct(tot.category_learn, tot.labelled)} with"
-        )
-    return "\n".join(rows)

@@ -83,8 +83,14 @@ def test_base_log_lines_are_never_taken(tmp_path, library):
     base = _log(tmp_path, "base.log", ["flaky-probe timeout on worker 3 after 30 s"], failed=False)
     got = learn(LearnRequest(str(a), 4, "network"), library)  # learnable without the base log
     assert got.pattern.regexes[0].search(line)
+    # issue 28: a base line of the same shape specialises the pattern (values kept literal) ...
+    got = learn(LearnRequest(str(a), 4, "network", base_logs=(str(base),)), library)
+    assert got.pattern.regexes[0].search(line)
+    assert not got.pattern.regexes[0].search("flaky-probe timeout on worker 3 after 30 s")
+    # ... and the very line in the passing log is a refusal
+    same = _log(tmp_path, "same.log", [line], failed=False)
     with pytest.raises(LearnRefused, match="base log"):
-        learn(LearnRequest(str(a), 4, "network", base_logs=(str(base),)), library)
+        learn(LearnRequest(str(a), 4, "network", base_logs=(str(same),)), library)
 
 
 def test_secrets_never_reach_the_pattern(tmp_path, library):
