@@ -44,6 +44,7 @@ _EXTRA: dict[str, frozenset[str]] = {
     "step_family": frozenset({"category"}),
     "test": frozenset({"find", "reads_above", "test"}),
     "closing": frozenset({"says", "level", "above"}),
+    "teardown": frozenset({"continues"}),
 }
 # A `test` entry's other string keys are the shapes its `find` procedure reads; `uninformative`
 # is a message that says nothing unless the next line (`continued`) goes on with it, `where` the
@@ -221,6 +222,19 @@ def closing_lines() -> tuple[Closing, ...]:
                 above=re.compile(above) if above else None,
             )
         )
+    return tuple(out)
+
+
+@functools.cache
+def teardowns() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+    """The teardown table: (the line that starts one, the lines it goes on with)."""
+    out = []
+    for item in _tables()["teardown"]:
+        item = _checked("teardown", item)
+        more = item.get("continues")
+        if not isinstance(more, str) or not more:
+            raise RunnerDataError(f"runners.toml: [[teardown]] {item['id']}: `continues` regex")
+        out.append((re.compile(item["regex"]), re.compile(more)))
     return tuple(out)
 
 

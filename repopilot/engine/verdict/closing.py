@@ -17,19 +17,25 @@ the last closing line of failure before it (another run's failed summary), withi
 (`LastWord.covers`); the caller never lets it cover a crash, an out-of-memory kill or a timeout
 (a program that died printed no summary: the one after it is another run's, as when the last
 of many suites passes, `OK (231 tests)`, after an earlier one crashed).
+
+`Word` is the last word as the failure rule (structure.py) asks for it, read once and only when
+asked; `teardown_lines` the tail's teardowns (runners.toml `teardown`), whose non-zero exits
+`without` removes from the scan before the rule reads it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
+from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
 from repopilot.engine.match.scan_result import Hit, ScanResult
 from repopilot.engine.verdict.job_end import tail_lines
 from repopilot.engine.verdict.passing import is_passing_test
-from repopilot.evidence.runners import Closing, alternation, closing_lines
+from repopilot.evidence.runners import Closing, alternation, closing_lines, teardowns
 from repopilot.logs.reader import JobLog
 from repopilot.logs.textnorm import body
 
@@ -112,6 +118,26 @@ def _closing_at(kept: list[tuple[int, str]], i: int) -> Closing | None:
     return _closing(kept[i][1], kept[i - 1][1] if i else "")
 
 
+def teardown_lines(job: JobLog, res: ScanResult) -> frozenset[int]:
+    """The lines of the tail's teardowns (runners.toml `teardown`: `docker compose` stopping
+    the other containers once the tested one exited): a non-zero exit there is the stop's own
+    doing, no failure."""
+    out: set[int] = set()
+    within: re.Pattern[str] | None = None
+    for n, t in tail_lines(job, res.lines, TAIL):
+        text = _text(t)
+        if within is not None and (not text or within.match(text)):
+            out.add(n)
+            continue
+        within = None
+        for start, more in teardowns():
+            if start.match(text):
+                within = more
+                out.add(n)
+                break
+    return frozenset(out)
+
+
 def _text(display: str) -> str:
     t = body(display)
     if t[:1] in ("[", "S"):
@@ -134,3 +160,56 @@ def _closing(text: str, above: str) -> Closing | None:
         if c.regex.match(text) and (c.above is None or c.above.search(above)):
             return c
     return None
+
+
+def without(
+    quiet: frozenset[int], res: ScanResult, hits: list[Hit]
+) -> tuple[ScanResult, list[Hit]]:
+    """The scan and hits without the teardown lines `quiet` (`teardown_lines`): a container
+    `docker compose` killed when it stopped them all failed nothing."""
+    if not quiet:
+        return res, hits
+    generic = {
+        k: deque((g for g in q if g[0] not in quiet), q.maxlen) for k, q in res.generic.items()
+    }
+    res = dataclasses.replace(
+        res,
+        exit_lines=[e for e in res.exit_lines if e[0] not in quiet],
+        errors=[e for e in res.errors if e[0] not in quiet],
+        generic=generic,
+    )
+    return res, [h for h in hits if h.line not in quiet]
+
+
+class Word:
+    """The log's last word, read from its tail only when a rule asks, and once. Never asked
+    when the job is known to have failed."""
+
+    def __init__(self, job: JobLog, res: ScanResult, hits: list[Hit], assume_failed: bool):
+        self._args = (job, res, hits)
+        self._off = assume_failed
+        self._github = job.fmt in ("gha", "ghcli")
+        self._word: LastWord | None = None
+        self._read = False
+
+    def _get(self) -> LastWord | None:
+        if self._off:
+            return None
+        if not self._read:
+            self._word, self._read = last_word(*self._args), True
+        return self._word
+
+    def passed(self, stated: list[int] | None = None) -> bool:
+        """The last word is success: a CI system's end of the job, or (`stated`: the lines of
+        failures only stated) a tool's summary of the run those lines were printed in."""
+        if self._github or self._off:
+            return False
+        w = self._get()
+        if w is None or not w.success:
+            return False
+        return w.level == "job" or (stated is not None and w.covers(stated))
+
+    def closed_failed(self) -> int | None:
+        """The line of a closing line that says failure when that is the last word."""
+        w = self._get()
+        return w.line if w is not None and not w.success and w.level != "stated" else None

@@ -29,12 +29,13 @@ GitHub logs have no closing line of success: there, only a closing failure count
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Literal
 
 from repopilot.engine.match.scan_result import Hit, ScanResult
-from repopilot.engine.verdict.closing import LastWord, died, last_word
+from repopilot.engine.verdict.closing import Word, died, teardown_lines, without
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.reports import Ending, first_failure
 from repopilot.engine.verdict.steps import (
@@ -85,6 +86,18 @@ def analyze(
     job: JobLog, res: ScanResult, hits: list[Hit], assume_failed: bool = False
 ) -> Structure:
     """The job's structure from one scan (module docstring has the failure rule)."""
+    quiet: frozenset[int] = frozenset()
+    if any(code for _, _, code in res.exit_lines[-8:]):
+        quiet = teardown_lines(job, res)
+        res, hits = without(quiet, res, hits)
+    st = _analyze(job, res, hits, assume_failed)
+    if quiet and st.failed and st.step is None and st.focus < min(quiet) <= st.end:
+        # the failing region ends where the teardown begins: its kills are no cause
+        st = dataclasses.replace(st, end=min(quiet) - 1)
+    return st
+
+
+def _analyze(job: JobLog, res: ScanResult, hits: list[Hit], assume_failed: bool) -> Structure:
     spans = steps_of(res)
     complete = Ending(job, spans)
     chosen, carried = first_failure(job, res, spans, complete)
@@ -93,7 +106,7 @@ def analyze(
         # The job is known to have failed: the failure we took for tolerated was the one.
         chosen = carried.pop()
     tolerated = [r.line for r in carried]
-    word = _Word(job, res, hits, assume_failed)
+    word = Word(job, res, hits, assume_failed)
     if chosen is not None:
         if word.passed():
             return _whole(res, False, "closed", tolerated, done, assume_failed)
@@ -114,40 +127,6 @@ def analyze(
     if complete():
         return _complete_log(job, res, spans, hits, tolerated, assume_failed)
     return _excerpt(job, res, spans, hits, tolerated, assume_failed, word)
-
-
-class _Word:
-    """The log's last word, read from its tail only when a rule asks, and once. Never asked
-    when the job is known to have failed."""
-
-    def __init__(self, job: JobLog, res: ScanResult, hits: list[Hit], assume_failed: bool):
-        self._args = (job, res, hits)
-        self._off = assume_failed
-        self._github = job.fmt in ("gha", "ghcli")
-        self._word: LastWord | None = None
-        self._read = False
-
-    def _get(self) -> LastWord | None:
-        if self._off:
-            return None
-        if not self._read:
-            self._word, self._read = last_word(*self._args), True
-        return self._word
-
-    def passed(self, stated: list[int] | None = None) -> bool:
-        """The last word is success: a CI system's end of the job, or (`stated`: the lines of
-        failures only stated) a tool's summary of the run those lines were printed in."""
-        if self._github or self._off:
-            return False
-        w = self._get()
-        if w is None or not w.success:
-            return False
-        return w.level == "job" or (stated is not None and w.covers(stated))
-
-    def closed_failed(self) -> int | None:
-        """The line of a closing line that says failure when that is the last word."""
-        w = self._get()
-        return w.line if w is not None and not w.success and w.level != "stated" else None
 
 
 def _complete_log(
@@ -174,7 +153,7 @@ def _excerpt(
     hits: list[Hit],
     tolerated: list[int],
     assume_failed: bool,
-    word: _Word,
+    word: Word,
 ) -> Structure:
     """Part of a log (a step, `--log-failed`, a paste): failed when it states a failure. A plain
     log (Jenkins, a paste) has no runner structure to say otherwise: any pattern counts. Not

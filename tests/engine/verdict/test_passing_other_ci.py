@@ -302,3 +302,20 @@ def test_an_azure_log_that_reaches_finalize_job_is_complete():
     assert job.fmt == "gha" and job_complete(job, [])
     cut = open_logs(str(CI / "terminal-traceback-excerpt.fail.log"))[0]
     assert not job_complete(cut, [])
+
+
+def test_a_container_killed_by_composes_teardown_failed_nothing(engine, tmp_path):
+    log = write(
+        tmp_path,
+        "compose.log",
+        "tests-1  | 3 passed in 0.10s\ntests-1 exited with code 0\nAborting on container exit...\n"
+        " Container ci-cache-1  Stopping\ncache-1 exited with code 137\n Container ci-cache-1  Stopped\n",
+    )
+    assert one(engine, log).category == "no_failure"
+    # a failure after the teardown ended is one
+    later = write(
+        tmp_path,
+        "later.log",
+        log.read_text(encoding="utf-8") + "$ ./push.sh\nthe push exited with code 137\n",
+    )
+    assert one(engine, later).category != "no_failure"
