@@ -46,7 +46,8 @@ def run_summary(found: RunResult, comment: str) -> str:
     for job in found.jobs:
         v = job.result.verdict
         how = f"pattern {v.pattern_id}" if v.decided_by == "pattern" and v.pattern_id else None
-        how = how or ("the LLM" if v.decided_by == "llm" else "not decided")
+        guess = f"best guess, pattern {v.pattern_id}" if v.pattern_id else "not decided"
+        how = how or ("the LLM" if v.decided_by == "llm" else guess)
         lines.append(f"  - {_plain(job.name, 80)}: {v.category} ({how}) - {_plain(v.title)}")
     lines.append(f"  {llm_line(found.llm)}")
     lines.append(f"  comment: {comment}")

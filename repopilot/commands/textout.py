@@ -43,6 +43,8 @@ def decision(v: Verdict) -> str:
         return f"(diagnosed by the LLM, confidence {v.confidence:.2f})"
     if v.category == "no_failure":
         return "(no failure found in the log)"
+    if v.pattern_id:  # issue 27: matched, but not sure enough to decide
+        return f"(best guess: pattern {v.pattern_id}, confidence {v.confidence:.2f}, not decided)"
     return "(no pattern matched)"
 
 

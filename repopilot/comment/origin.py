@@ -19,9 +19,9 @@ from repopilot.records import Verdict
 from repopilot.run_records import BaselineRun, OriginVerdict
 
 GUESS_NOTE = (
-    "**Low confidence:** the category and key line are a guess from generic signals (the "
-    "failing step's command, the words of its last error lines), so this comment does not say "
-    "whether this pull request caused it."
+    "**Low confidence:** the category and key line are a best guess (from generic signals, or "
+    "from a pattern not sure enough to decide), so this comment does not say whether this pull "
+    "request caused it."
 )
 # Origins that blame (or clear) the PR from the category or the cause itself: not on a guess.
 _NOT_ON_A_GUESS = frozenset({"this_pr", "infra"})

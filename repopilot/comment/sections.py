@@ -169,6 +169,10 @@ def _decided(result: TriageResult) -> str:
     if v.decided_by == "llm":
         after = f" after pattern {md.code_span(v.pattern_id, 120)} matched" if v.pattern_id else ""
         return f"diagnosed by the LLM{after} (confidence {v.confidence:.0%})"
+    if v.pattern_id:  # issue 27: a pattern matched, but its calibrated confidence is too low
+        pid = md.code_span(v.pattern_id, 120)
+        low = f"not decided: a best guess from pattern {pid} (confidence {v.confidence:.0%})"
+        return low + (" that the LLM gave no answer on" if result.escalated else ", no LLM asked")
     if result.escalated:
         return "not decided: no pattern recognizes this failure and the LLM gave no answer"
     return "not decided: no pattern recognizes this failure and no LLM was asked"

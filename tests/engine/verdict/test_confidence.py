@@ -116,3 +116,10 @@ def test_no_failure_keeps_its_own_confidence(tmp_path):
     log.write_text("all good\nDone. Your build exited with 0.\n")
     v = _classify(Model(("pattern",), (0.0,), -5.0, 0.9), log)
     assert v.category == "no_failure" and v.confidence == 0.9
+
+
+def test_the_cli_text_says_a_guess_is_not_decided(tmp_path, capsys):
+    assert main(["classify", str(_long_compile_log(tmp_path / "long.log", 5000))]) == 0
+    out = capsys.readouterr().out
+    assert "(best guess: pattern cpp.compiler.error, confidence 0." in out
+    assert "not decided)" in out
