@@ -40,6 +40,9 @@ class Guess:
     lines: tuple[Line, ...]
     category: Category
     confidence: float
+    # the best line of every other error-worded block, strongest first (the next candidates)
+    others: tuple[Line, ...] = ()
+    block: tuple[int, int] | None = None  # first and last line of the block the pick comes from
 
 
 HEADER_MAX = 300  # lines of a step's script echo; past this, a missing ##[endgroup] is assumed
@@ -116,14 +119,25 @@ def last_said(lines: list[Line], header: int, end: int, command: str) -> Line | 
     for ln in reversed(without_echo(lines)):
         if ln.number <= header:
             break
-        text = body(ln.text).strip()
-        if ln.number >= end or not text or text == quiet or annotation(ln.text) is not None:
-            continue
-        if runner_exit(ln.text) is not None or _BOILERPLATE.match(text) or NOISE.search(text):
-            continue
-        if not is_passing_test(ln.text):
+        if ln.number < end and says(ln) and body(ln.text).strip() != quiet:
             return ln
     return None
+
+
+def says(ln: Line) -> bool:
+    """The line is something a command said: not blank, not an annotation, the runner's exit
+    line or bookkeeping, a download or progress line, nor a passing test."""
+    text = body(ln.text).strip()
+    if not text or annotation(ln.text) is not None or runner_exit(ln.text) is not None:
+        return False
+    if _BOILERPLATE.match(text) or NOISE.search(text):
+        return False
+    return not is_passing_test(ln.text)
+
+
+def first_said(lines: list[Line]) -> Line | None:
+    """The first line of `lines` (the runner's echo of a script left out) that `says` something."""
+    return next((ln for ln in without_echo(lines) if says(ln)), None)
 
 
 # What the failing command was for, from its tools' names (step `Run <cmd>`, gh's step column,
@@ -142,10 +156,11 @@ def guess(
     category: a keyword family of those lines, else the failing step's tool, else `unknown`."""
     picked: list[Line] = []
     lines = without_echo(lines)
+    block = best_block(lines, end)
+    others = _other_blocks(blocks_of(lines, end), block, lines)
     if script_errors:
         picked = [Line(n, t, False) for n, t in script_errors[:3]]
     else:
-        block = best_block(lines, end)
         top = max((sc for sc, _ in block), default=0.0)
         firsts = [ln for sc, ln in block if sc >= top - 0.5]
         rest = sorted((x for x in block if x[1] not in firsts[:1]), key=lambda x: -x[0])
@@ -163,4 +178,29 @@ def guess(
             if rx.search(step):
                 category, confidence = cat, 0.25
                 break
-    return Guess(tuple(picked), category, confidence)
+    span = (block[0][1].number, block[-1][1].number) if block and not script_errors else None
+    return Guess(tuple(picked), category, confidence, others, span)
+
+
+def _other_blocks(
+    blocks: list[list[tuple[float, Line]]], picked: list[tuple[float, Line]], lines: list[Line]
+) -> tuple[Line, ...]:
+    """The strongest line of each error-worded block but the picked one, strongest block first
+    (the later one on ties: the failure is usually near the end). Only blocks of the command
+    that printed the picked one: no command starts between them (an earlier command's error
+    was handled, the script went on)."""
+    if not picked:
+        return ()
+    starts = list(command_starts(lines))
+
+    def same_command(b: list[tuple[float, Line]]) -> bool:
+        lo, hi = sorted((b[0][1].number, picked[0][1].number))
+        return not any(lo < n <= hi for n in starts)
+
+    tops = [
+        max(b, key=lambda x: x[0])
+        for b in blocks
+        if b is not picked and _worded(b) and same_command(b)
+    ]
+    tops.sort(key=lambda x: (x[0], x[1].number), reverse=True)
+    return tuple(ln for _, ln in tops)

@@ -10,11 +10,15 @@ from typing import Any
 
 from repopilot.engine.match.scan_result import ScanResult
 from repopilot.engine.verdict.baseline import Baseline
+from repopilot.engine.verdict.candidates import Candidate, first_new, ranked
 from repopilot.engine.verdict.fallback import LOOKBACK, guess, last_said
+from repopilot.engine.verdict.line_score import Line
 from repopilot.engine.verdict.quote import (
     DEFAULT_CONTEXT,
+    MAX_EVIDENCE,
     context,
     read_lines,
+    reader,
     safe,
     step_prior_of,
 )
@@ -44,17 +48,28 @@ def unknown_verdict(
     category, confidence, note = guess_category(
         g.category, g.confidence, lambda: step_prior_of(region, st)
     )
-    evidence = tuple(Evidence(line=ln.number, text=safe(ln.text)) for ln in g.lines)
-    if not evidence and st.step is not None and st.step.name:
+    # distinct candidates (engine/verdict/candidates.py): the guess's line, the script's other
+    # `##[error]` messages, the other error blocks' best lines, the first new line, then the
+    # guess's block-mates
+    head = [Candidate(g.lines[:1], lead=True)] if g.lines else []
+    script = [Candidate((ln,)) for ln in g.lines[1:]] if errors else []
+    mates = [] if errors else [Candidate((ln,), more=True) for ln in g.lines[1:]]
+    others = [Candidate((ln,)) for ln in g.others]
+    read = reader(region)
+    novel = first_new(read, st, base)  # with a base log: where this run first differs
+    picked = ranked([*head, *script, *others, *novel, *mates], read, MAX_EVIDENCE, base)
+    if not head and st.step is not None and st.step.name:
         # Nothing error-like in the failing step: the last thing the command printed before its
         # exit line (where scripts say why in their own words), then the command itself. Only
         # where the runner's exit line follows the output at once (GitHub): Travis repeats a
         # multi-line command in its exit message, and a diff's last line tells nothing.
-        header = Evidence(line=st.step.start, text=safe(st.step.name))
+        header = Line(st.step.start, st.step.name, False)
         said = None
         if job.fmt in ("gha", "ghcli"):
             said = last_said(lines, st.step.start, st.focus, st.step.name)
-        evidence = (header,) if said is None else (Evidence(said.number, safe(said.text)), header)
+        words = Candidate((header,) if said is None else (said, header), lead=True)
+        picked = ranked([words, *novel], read, MAX_EVIDENCE)  # its lines are new already
+    evidence = tuple(Evidence(line=ln.number, text=safe(ln.text)) for ln in picked)
     around = context(region, evidence[0].line, None) if evidence else ()
     step = common.get("step")
     guessed = category != "unknown"

@@ -1,0 +1,152 @@
+"""A verdict's evidence as ranked, distinct cause candidates (issue 27, "top candidates").
+
+`evidence[0]` is the cause the verdict names (engine/verdict/order.py decides it). What follows is
+not more lines of that cause but the next best *other* answers, so a reader (or the model) whose
+first answer is wrong finds the right one among the first three: another pattern's leading line,
+a script's own `##[error]` message, the fallback's best error-looking line of the failing step.
+
+A candidate is one or more lines that belong together (a failing test's message and the test's
+own line, Contract 1). A line is the same candidate as one already chosen when its text is the same
+once volatile parts are normalised (engine/verdict/baseline.py), or when it sits in the same block:
+within BLOCK_SPAN lines of a chosen line with no blank line between (a stack trace, one test's
+failure section, a compiler diagnostic with its source excerpt).
+
+With a passing base log, a candidate whose first line the green log also prints goes after every
+novel one (a line a passing run prints is a poor cause); inside the leading candidate, old lines
+give way to a novel one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+from repopilot.engine.verdict.baseline import Baseline, normalise
+from repopilot.engine.verdict.fallback import LOOKBACK, first_said, guess
+from repopilot.engine.verdict.line_score import Line
+from repopilot.engine.verdict.structure import Structure
+from repopilot.logs.textnorm import body
+
+BLOCK_SPAN = 1  # lines apart at most for two lines to be one block (one message printed once)
+
+Read = Callable[[int, int], list[Line]]  # lines lo..hi of the job, as the verdict reads them
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """Lines that name one cause, the one that carries it first."""
+
+    lines: tuple[Line, ...]
+    lead: bool = False  # the verdict's own cause (its lines as order.py put them)
+    # the error block it was read from (the fallback's): a chosen line inside it is this cause
+    block: tuple[int, int] | None = None
+    # more lines of a cause already chosen (the leading pattern's further hits): taken last, only
+    # while room is left, and not held to the block rule
+    more: bool = False
+
+
+def _blank_between(read: Read, a: int, b: int) -> bool:
+    lo, hi = min(a, b), max(a, b)
+    return any(not body(ln.text).strip() for ln in read(lo + 1, hi - 1)) if hi - lo > 1 else False
+
+
+class _Chosen:
+    """The lines chosen so far, and whether a new one repeats one of them."""
+
+    def __init__(self, read: Read) -> None:
+        self.read = read
+        self.numbers: list[int] = []
+        self.texts: set[str] = set()
+
+    def add(self, ln: Line) -> None:
+        self.numbers.append(ln.number)
+        self.texts.add(normalise(ln.text))
+
+    def inside(self, block: tuple[int, int] | None) -> bool:
+        return block is not None and any(block[0] <= n <= block[1] for n in self.numbers)
+
+    def repeats(self, ln: Line) -> bool:
+        if ln.number in self.numbers or normalise(ln.text) in self.texts:
+            return True
+        near = [n for n in self.numbers if abs(n - ln.number) <= BLOCK_SPAN]
+        return any(not _blank_between(self.read, n, ln.number) for n in near)
+
+
+def ranked(
+    candidates: Iterable[Candidate],
+    read: Read,
+    limit: int,
+    base: Baseline | None = None,
+) -> tuple[Line, ...]:
+    """The evidence lines: the candidates in order (novel ones first with a base log), each
+    skipped when it repeats a line already chosen, at most `limit` lines."""
+    units = [_fresh_lead(c, base) for c in candidates if c.lines]
+    units = [c for c in units if not c.more] + [c for c in units if c.more]
+    if base is not None:
+        units = [c for c in units if not base.has(c.lines[0].text)] + [
+            c for c in units if base.has(c.lines[0].text)
+        ]
+    chosen = _Chosen(read)
+    out: list[Line] = []
+    for c in units:
+        if c.lead and not out:  # the cause's own lines belong together (Contract 1's pair)
+            keep = list(dict.fromkeys(c.lines))
+        elif c.more and normalise(c.lines[0].text) in chosen.texts:
+            continue
+        elif not c.more and (chosen.repeats(c.lines[0]) or chosen.inside(c.block)):
+            continue
+        else:
+            keep = [c.lines[0]]
+        for ln in keep:
+            if len(out) < limit and ln.number not in chosen.numbers:
+                out.append(ln)
+                chosen.add(ln)
+    return tuple(out)
+
+
+def _fresh_lead(c: Candidate, base: Baseline | None) -> Candidate:
+    """The leading candidate without the lines the green log prints, when a novel one is left."""
+    if base is None or not c.lead:
+        return c
+    new = tuple(ln for ln in c.lines if not base.has(ln.text))
+    return Candidate(new, True, c.block) if new and new != c.lines else c
+
+
+def fallback_candidate(
+    read: Read, st: Structure, base: Baseline | None, aside: Collection[int] = ()
+) -> list[Candidate]:
+    """The fallback's best error-looking line of the failing step (engine/verdict/fallback.py),
+    over the lines a green log does not print when there is one, never from a block that holds a
+    line in `aside`."""
+    lines = [
+        ln for ln in read(max(st.start, st.focus - LOOKBACK), st.focus) if ln.number not in aside
+    ]
+    if base is not None:
+        lines = base.fresh(lines, lambda ln: ln.text)
+    g = guess(lines, st.focus, (), None)
+    if not g.lines or (g.block and any(g.block[0] <= n <= g.block[1] for n in aside)):
+        return []  # that block is a failure the engine set aside (survived, a mention, old)
+    return [Candidate(g.lines[:1], block=g.block)]
+
+
+def first_new(
+    read: Read, st: Structure, base: Baseline | None, aside: Collection[int] = ()
+) -> list[Candidate]:
+    """With a passing base log: the first line of the failing step's end (its last LOOKBACK
+    lines) that the green log does not print and that says something (fallback.says): where
+    this run first differs from the passing one, whatever its words."""
+    if base is None:
+        return []
+    lines = read(max(st.start, st.focus - LOOKBACK), st.focus - 1)
+    new = [ln for ln in lines if ln.number not in aside and not base.has(ln.text)]
+    first = first_said(new)
+    return [Candidate((first,))] if first is not None else []
+
+
+def line_of(number: int, text: str) -> Line:
+    return Line(number, text, False)
+
+
+def singles(items: Sequence[tuple[int, str]]) -> list[Candidate]:
+    """One candidate per (line, text)."""
+    return [Candidate((line_of(n, t),)) for n, t in items]
