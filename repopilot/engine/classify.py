@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from repopilot.engine.library.layers import learned_from
 from repopilot.engine.library.loader import Pattern, load_library
 from repopilot.engine.match.scan import Engine, Scanner
 from repopilot.engine.match.scan_result import Hit
@@ -96,13 +97,18 @@ class Classifier:
             timeouts=timeouts,
         )
         base = self.baseline
-        inside, all_old = demote(base, _in_scope(hits, scope), _text, _infra, _line)
+        scoped = _in_scope(hits, scope)
+        # a learned cause is one wherever the step structure puts it (issue 28)
+        have = {id(h) for h in scoped}
+        scoped += [h for h in hits if learned_from(h.pattern) and id(h) not in have]
+        inside, all_old = demote(base, scoped, _text, _infra, _line)
         if all_old:  # the green log prints every hit too: the first new error-looking line
             v = unknown_verdict(job, res, st, common, base)
             if v.evidence and v.evidence[0].line != (st.step.start if st.step else 0):
                 return self._judged(noted(v, base), Seen(job, res, st, tuple(inside), base))
         gone = survived(res, inside, st.start, st.focus, read)  # errors the step went on after
-        kept = [h for h in inside if h.pattern.id not in gone]
+        # a learned pattern's line is the cause a maintainer named: never one the step survived
+        kept = [h for h in inside if h.pattern.id not in gone or learned_from(h.pattern)]
         if kept:
             v = pattern_verdict(job, res, kept, st, common, self.scanner.captures, base)
             return self._judged(noted(v, base), Seen(job, res, st, tuple(kept), base))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from repopilot.engine.library.layers import learned_from
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.match.scan_result import Hit, ScanResult
 from repopilot.engine.verdict.assertions import assertion_for, reads_above
@@ -52,11 +53,17 @@ Captures = Callable[[Hit], "dict[str, str] | None"]  # the Scanner's: None when 
 
 
 def _wrapper(p: Pattern, hits: list[Hit]) -> bool:
+    if learned_from(p) is not None:  # a maintainer named this line the cause (issue 28)
+        return False
     return bool(getattr(p.spec, "wrapper", False)) or is_wrapper(hits[0].text)
 
 
 def _rank(pattern: Pattern, hits: list[Hit], scope: Scope) -> tuple[bool, int, int, int]:
     last = max(h.line for h in hits)
+    # a learned pattern ranks above any other (a priority is at most 100); between learned
+    # ones, by their priority, then the first cause printed leads (issue 28)
+    if learned_from(pattern) is not None:
+        return True, 101, pattern.spec.priority, -min(h.line for h in hits)
     return (
         not _wrapper(pattern, hits),
         pattern.spec.priority,
@@ -113,6 +120,8 @@ def pattern_verdict(
         if step_prior is not None:
             category, confidence = step_prior.category, min(confidence, CONFIDENCE + 0.1)
             note = f" ({step_prior.note()})"
+    elif learned_from(p) is not None:
+        pass  # a learned pattern's verdict keeps the category it was taught (issue 28)
     elif (again := recast(category, lambda: step_prior_of(region, st))) is not None:
         category, note = again[0], f" ({again[1]})"  # what the step ran changes what it means
         confidence = min(confidence, RECAST_CONFIDENCE)
@@ -129,6 +138,7 @@ def pattern_verdict(
         ambiguous=p.spec.ambiguous,
         context=context(region, ctx_line, p),
         assertion_first=assertion,
+        learned_from=learned_from(p),
         **common,
     )
 
@@ -186,7 +196,10 @@ def _lead(
     """Lines to put before the pattern's hits (engine/verdict/order.py), and whether the first is
     a test's assertion message. A bare message (`E assert False`) follows the test's line; a
     compiler's note follows its diagnostic's error line. With a base log, a wrapper's script
-    error or specific line is one the green log does not print."""
+    error or specific line is one the green log does not print. A learned pattern's own line
+    leads (a maintainer named it the cause)."""
+    if learned_from(p) is not None:
+        return (), False
     if is_note(first.text):
         lo = max(st.start, first.line - NOTE_LOOKBACK)
         error = error_above(read_lines(region, lo, first.line), first.line)
