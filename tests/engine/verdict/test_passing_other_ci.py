@@ -10,6 +10,7 @@ or final summary is success, a failing one's is not.
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pytest
@@ -201,6 +202,9 @@ def test_every_closing_line_has_a_source_and_both_says_occur():
     assert all(c.source for c in found)
     assert {c.says for c in found} == {"success", "failure"}
     assert {c.level for c in found} == {"job", "runner"}
+    # tried as one alternation at the line's start: each anchored, none with a backreference
+    assert all(c.regex.pattern.startswith("^") for c in found)
+    assert not [c.id for c in found if re.search(r"\\[1-9]|\(\?P=", c.regex.pattern)]
 
 
 def test_gitlab_timestamps_are_read_as_a_gitlab_log_not_a_github_one():
@@ -269,6 +273,20 @@ CLOSINGS = [
     ("web-1   : ok=1    changed=0    unreachable=0    failed=1    skipped=0", False),
     ("ruff.....................................................................Failed", False),
     ("make: *** [Makefile:12: check] Error 1", False),
+    ("Successfully installed flask-3.0.3 requests-2.32.3", True),
+    ("added 412 packages, and audited 413 packages in 9s", True),
+    ("webpack 5.90.0 compiled with 2 errors in 1234 ms", False),
+    ("[  PASSED  ] 12 tests.", True),
+    ("[  FAILED  ] 1 test, listed below:", False),
+    ("All tests passed (12 assertions in 3 test cases)", True),
+    ("12 specs, 0 failures", True),
+    ("TEST COMPLETE, 12 ok, 1 failed of 13 test cases", False),
+    ("[info] Passed: Total 12, Failed 0, Errors 0, Passed 12", True),
+    ("[ FAIL 1 | WARN 0 | SKIP 0 | PASS 11 ]", False),
+    ("Summary [   0.012s] 12 tests run: 12 passed, 0 skipped", True),
+    ("12 scenarios (12 passed)", True),
+    ("  Tests:    12 passed (30 assertions)", True),
+    ("All 12 tests passed.", True),
 ]
 
 
