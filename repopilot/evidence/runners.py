@@ -44,7 +44,7 @@ _EXTRA: dict[str, frozenset[str]] = {
     "step_family": frozenset({"category"}),
     "test": frozenset({"find", "reads_above", "test"}),
     "closing": frozenset({"says", "level", "above"}),
-    "teardown": frozenset({"continues"}),
+    "teardown": frozenset({"continues", "needs"}),
 }
 # A `test` entry's other string keys are the shapes its `find` procedure reads; `uninformative`
 # is a message that says nothing unless the next line (`continued`) goes on with it, `where` the
@@ -225,16 +225,29 @@ def closing_lines() -> tuple[Closing, ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True, slots=True)
+class Teardown:
+    """A teardown (runners.toml `teardown`): its start line, the lines it goes on with, and
+    the literals a start line holds one of."""
+
+    start: re.Pattern[str]
+    continues: re.Pattern[str]
+    needs: tuple[bytes, ...]
+
+
 @functools.cache
-def teardowns() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
-    """The teardown table: (the line that starts one, the lines it goes on with)."""
+def teardowns() -> tuple[Teardown, ...]:
+    """The teardown table, in file order."""
     out = []
     for item in _tables()["teardown"]:
         item = _checked("teardown", item)
-        more = item.get("continues")
-        if not isinstance(more, str) or not more:
-            raise RunnerDataError(f"runners.toml: [[teardown]] {item['id']}: `continues` regex")
-        out.append((re.compile(item["regex"]), re.compile(more)))
+        more, needs = item.get("continues"), item.get("needs")
+        if not isinstance(more, str) or not more or not isinstance(needs, list) or not needs:
+            raise RunnerDataError(
+                f"runners.toml: [[teardown]] {item['id']}: `continues` regex and `needs` literals"
+            )
+        lits = tuple(str(n).encode() for n in needs)
+        out.append(Teardown(re.compile(item["regex"]), re.compile(more), lits))
     return tuple(out)
 
 

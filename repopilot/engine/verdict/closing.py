@@ -29,15 +29,16 @@ import dataclasses
 import functools
 import re
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from repopilot.engine.match.scan_result import Hit, ScanResult
-from repopilot.engine.verdict.job_end import tail_lines
+from repopilot.engine.verdict.job_end import tail_raw
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.evidence.runners import Closing, alternation, closing_lines, teardowns
 from repopilot.logs.reader import JobLog
-from repopilot.logs.textnorm import body
+from repopilot.logs.textnorm import body, display
 
 TAIL = 1000  # lines read back from the end (at most the last 64 KiB of a plain file)
 _STATES_FAILURE = re.compile(alternation("states_failure"))
@@ -85,56 +86,85 @@ def last_word(job: JobLog, res: ScanResult, hits: list[Hit]) -> LastWord | None:
     failing = {h.line for h in hits}
     failing.update(n for n, _, _ in res.errors)
     failing.update(n for n, _, code in res.exit_lines if code)
-    lines = [(n, _text(t)) for n, t in tail_lines(job, res.lines, TAIL)]
-    kept = [(n, t) for n, t in lines if t]
-    for i in range(len(kept) - 1, -1, -1):
-        n, t = kept[i]
-        found = _closing_at(kept, i)
+    tail = _Tail(tail_raw(job, res.lines, TAIL))
+    for i in tail.backwards(tail.size):
+        n, t = tail.number(i), tail.text(i)
+        found = _closing(t, tail.above(i))
         if found is not None:
             success = found.says == "success"
             # only a tool's summary of success needs where its run began (`covers`)
-            since = (
-                _previous(kept, i, lines[0][0] - 1) if success and found.level == "runner" else 0
-            )
+            since = _previous(tail, i) if success and found.level == "runner" else 0
             return LastWord(success, found.level, n, found.id, since)
         if n in failing or (_STATES_FAILURE.search(t) and not is_passing_test(t)):
             return LastWord(False, "stated", n)
     return None
 
 
-def _previous(kept: list[tuple[int, str]], i: int, before: int) -> int:
-    """The line of the last closing line of failure before `kept[i]`, else `before`."""
+class _Tail:
+    """The tail's raw lines, each made matchable text when first read: the walk back from the
+    end usually stops within a few lines."""
+
+    def __init__(self, raw: list[tuple[int, bytes]]):
+        self._raw = raw
+        self._text: dict[int, str] = {}
+        self.size = len(raw)
+
+    def number(self, i: int) -> int:
+        return self._raw[i][0]
+
+    def text(self, i: int) -> str:
+        t = self._text.get(i)
+        if t is None:
+            t = self._text[i] = _text(display(self._raw[i][1]))
+        return t
+
+    def backwards(self, before: int) -> Iterator[int]:
+        """The indexes of the non-blank lines before index `before`, nearest first."""
+        for i in range(before - 1, -1, -1):
+            if self.text(i):
+                yield i
+
+    def above(self, i: int) -> str:
+        """The previous non-blank line's text ("" at the top)."""
+        return next((self.text(k) for k in self.backwards(i)), "")
+
+    def before_first(self) -> int:
+        return self._raw[0][0] - 1 if self._raw else 0
+
+
+def _previous(tail: _Tail, i: int) -> int:
+    """The line of the last closing line of failure before line `i` of the tail, else the line
+    before the tail."""
     failure = _any_closing("failure")
-    for k in range(i - 1, -1, -1):
-        if failure.match(kept[k][1]) is None:
+    for k in tail.backwards(i):
+        t = tail.text(k)
+        if failure.match(t) is None:
             continue
-        found = _closing_at(kept, k)
+        found = _closing(t, tail.above(k))
         if found is not None and found.says == "failure":
-            return kept[k][0]
-    return before
-
-
-def _closing_at(kept: list[tuple[int, str]], i: int) -> Closing | None:
-    return _closing(kept[i][1], kept[i - 1][1] if i else "")
+            return tail.number(k)
+    return tail.before_first()
 
 
 def teardown_lines(job: JobLog, res: ScanResult) -> frozenset[int]:
     """The lines of the tail's teardowns (runners.toml `teardown`: `docker compose` stopping
     the other containers once the tested one exited): a non-zero exit there is the stop's own
     doing, no failure."""
+    raw = tail_raw(job, res.lines, TAIL)
+    kinds = teardowns()
+    starts = [i for i, (_, b) in enumerate(raw) if any(lit in b for t in kinds for lit in t.needs)]
     out: set[int] = set()
-    within: re.Pattern[str] | None = None
-    for n, t in tail_lines(job, res.lines, TAIL):
-        text = _text(t)
-        if within is not None and (not text or within.match(text)):
-            out.add(n)
+    for i in starts:
+        text = _text(display(raw[i][1]))
+        kind = next((t for t in kinds if t.start.match(text)), None)
+        if kind is None:
             continue
-        within = None
-        for start, more in teardowns():
-            if start.match(text):
-                within = more
-                out.add(n)
+        out.add(raw[i][0])
+        for n, b in raw[i + 1 :]:
+            text = _text(display(b))
+            if text and not kind.continues.match(text):
                 break
+            out.add(n)
     return frozenset(out)
 
 
