@@ -7,9 +7,9 @@ a script's own `##[error]` message, the fallback's best error-looking line of th
 
 A candidate is one or more lines that belong together (a failing test's message and the test's
 own line, Contract 1). A line is the same candidate as one already chosen when its text is the same
-once volatile parts are normalised (engine/verdict/baseline.py), or when it sits in the same block:
-within BLOCK_SPAN lines of a chosen line with no blank line between (a stack trace, one test's
-failure section, a compiler diagnostic with its source excerpt).
+once volatile parts are normalised (engine/verdict/baseline.py), or when it is the next line of a
+chosen one (or of a line already found next to one) and starts with the same word: a run of
+FAILED lines in a test summary is one report. The line right above a wrapper is not its repeat.
 
 With a passing base log, a candidate whose first line the green log also prints goes after every
 novel one (a line a passing run prints is a poor cause); inside the leading candidate, old lines
@@ -25,9 +25,8 @@ from repopilot.engine.verdict.baseline import Baseline, normalise
 from repopilot.engine.verdict.fallback import LOOKBACK, first_said, guess
 from repopilot.engine.verdict.line_score import Line
 from repopilot.engine.verdict.structure import Structure
-from repopilot.logs.textnorm import body
 
-BLOCK_SPAN = 1  # lines apart at most for two lines to be one block (one message printed once)
+BLOCK_SPAN = 1  # lines apart at most for two candidates to be one (one report printed once)
 
 Read = Callable[[int, int], list[Line]]  # lines lo..hi of the job, as the verdict reads them
 
@@ -45,48 +44,53 @@ class Candidate:
     more: bool = False
 
 
-def _blank_between(read: Read, a: int, b: int) -> bool:
-    lo, hi = min(a, b), max(a, b)
-    return any(not body(ln.text).strip() for ln in read(lo + 1, hi - 1)) if hi - lo > 1 else False
-
-
 class _Chosen:
     """The lines chosen so far, and whether a new one repeats one of them."""
 
-    def __init__(self, read: Read) -> None:
-        self.read = read
+    def __init__(self) -> None:
         self.numbers: list[int] = []
         self.texts: set[str] = set()
+        # chosen lines and the lines found next to them, with their first word
+        self.block: dict[int, str] = {}
 
     def add(self, ln: Line) -> None:
         self.numbers.append(ln.number)
         self.texts.add(normalise(ln.text))
+        self.block[ln.number] = _kind(ln.text)
 
     def inside(self, block: tuple[int, int] | None) -> bool:
         return block is not None and any(block[0] <= n <= block[1] for n in self.numbers)
 
     def repeats(self, ln: Line) -> bool:
+        """The same text as a chosen line, or the next line of one that starts with the same
+        word (through other such lines)."""
         if ln.number in self.numbers or normalise(ln.text) in self.texts:
             return True
-        near = [n for n in self.numbers if abs(n - ln.number) <= BLOCK_SPAN]
-        return any(not _blank_between(self.read, n, ln.number) for n in near)
+        kind = _kind(ln.text)
+        if any(abs(n - ln.number) <= BLOCK_SPAN and k == kind for n, k in self.block.items()):
+            self.block[ln.number] = kind
+            return True
+        return False
+
+
+def _kind(text: str) -> str:
+    """A line's first word once volatile parts are normalised: `FAILED`, `--- FAIL:`'s `---`."""
+    words = normalise(text).split(maxsplit=1)
+    return words[0] if words else ""
 
 
 def ranked(
-    candidates: Iterable[Candidate],
-    read: Read,
-    limit: int,
-    base: Baseline | None = None,
+    candidates: Iterable[Candidate], limit: int, base: Baseline | None = None
 ) -> tuple[Line, ...]:
     """The evidence lines: the candidates in order (novel ones first with a base log), each
     skipped when it repeats a line already chosen, at most `limit` lines."""
-    units = [_fresh_lead(c, base) for c in candidates if c.lines]
+    units = [u for c in candidates if c.lines for u in _fresh_lead(c, base)]
     units = [c for c in units if not c.more] + [c for c in units if c.more]
     if base is not None:
         units = [c for c in units if not base.has(c.lines[0].text)] + [
             c for c in units if base.has(c.lines[0].text)
         ]
-    chosen = _Chosen(read)
+    chosen = _Chosen()
     out: list[Line] = []
     for c in units:
         if c.lead and not out:  # the cause's own lines belong together (Contract 1's pair)
@@ -104,12 +108,16 @@ def ranked(
     return tuple(out)
 
 
-def _fresh_lead(c: Candidate, base: Baseline | None) -> Candidate:
-    """The leading candidate without the lines the green log prints, when a novel one is left."""
+def _fresh_lead(c: Candidate, base: Baseline | None) -> list[Candidate]:
+    """The leading candidate without the lines the green log prints, when a new one is left;
+    those old lines become candidates of their own (so they go after every new one)."""
     if base is None or not c.lead:
-        return c
+        return [c]
     new = tuple(ln for ln in c.lines if not base.has(ln.text))
-    return Candidate(new, True, c.block) if new and new != c.lines else c
+    if not new or new == c.lines:
+        return [c]
+    old = [Candidate((ln,)) for ln in c.lines if ln not in new]
+    return [Candidate(new, True, c.block), *old]
 
 
 def fallback_candidate(
@@ -137,7 +145,8 @@ def first_new(
     this run first differs from the passing one, whatever its words."""
     if base is None:
         return []
-    lines = read(max(st.start, st.focus - LOOKBACK), st.focus - 1)
+    # to the step's end, not its focus: a `##[error]` the green log also prints may be the focus
+    lines = read(max(st.start, st.end - LOOKBACK), st.end)
     new = [ln for ln in lines if ln.number not in aside and not base.has(ln.text)]
     first = first_said(new)
     return [Candidate((first,))] if first is not None else []

@@ -179,7 +179,6 @@ def _evidence(
             *first_new(read, st, base, aside),
             *more,
         ],
-        read,
         MAX_EVIDENCE,
         base,
     )

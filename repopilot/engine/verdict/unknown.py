@@ -57,7 +57,7 @@ def unknown_verdict(
     others = [Candidate((ln,)) for ln in g.others]
     read = reader(region)
     novel = first_new(read, st, base)  # with a base log: where this run first differs
-    picked = ranked([*head, *script, *others, *novel, *mates], read, MAX_EVIDENCE, base)
+    picked = ranked([*head, *script, *others, *novel, *mates], MAX_EVIDENCE, base)
     if not head and st.step is not None and st.step.name:
         # Nothing error-like in the failing step: the last thing the command printed before its
         # exit line (where scripts say why in their own words), then the command itself. Only
@@ -68,7 +68,7 @@ def unknown_verdict(
         if job.fmt in ("gha", "ghcli"):
             said = last_said(lines, st.step.start, st.focus, st.step.name)
         words = Candidate((header,) if said is None else (said, header), lead=True)
-        picked = ranked([words, *novel], read, MAX_EVIDENCE)  # its lines are new already
+        picked = ranked([words, *novel], MAX_EVIDENCE)  # its lines are new already
     evidence = tuple(Evidence(line=ln.number, text=safe(ln.text)) for ln in picked)
     around = context(region, evidence[0].line, None) if evidence else ()
     step = common.get("step")
