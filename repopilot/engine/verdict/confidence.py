@@ -11,8 +11,9 @@ verdict stays `decided_by: pattern` only when P reaches the threshold; below it 
 guess: `decided_by: none` and `ambiguous` (so the LLM, when one is configured, gets to look),
 with the pattern's category, title, evidence and id kept as the best guess. A verdict from a
 pattern the repository learned (a maintainer named that line as the cause) stays decided. A
-category that is no pattern's own (the fallback's, or one read from the failing step's command)
-keeps at most its own low confidence (`capped`), so it is always a guess.
+category that is no pattern's own (the fallback's keyword guess, or one read from the failing
+step's command) keeps at most its own low confidence (`capped`), so it is always a guess; an
+`unknown` verdict claims no category, and its P is that of its evidence line.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def capped(p: float, f: Features) -> float:
     fallback's keyword guess, or one read from the failing step's command): the labels that
     fitted the model name a category only on the gha corpus, where such verdicts hardly occur,
     so the model cannot vouch for that category."""
-    if f.pattern and not f.recast:
+    if (f.pattern and not f.recast) or f.unknown:  # `unknown` claims no category: P is its line's
         return p
     return min(p, f.prior_confidence)
 
