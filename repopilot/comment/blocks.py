@@ -74,6 +74,31 @@ def _key_line(view: JobView, lines: int, jobs: int) -> str:
     return f"{label}, {where}: {md.code_span(first.text, CONTEXT_CHARS)}\n\n"
 
 
+def shows_candidates(view: JobView) -> bool:
+    """A guess nobody diagnosed (no pattern sure, no LLM answer) with more than one candidate:
+    the comment lists them, ranked, instead of naming one key line (issue 27)."""
+    guessed = view.guess or view.category == "unknown"
+    return guessed and view.decided_by != "llm" and len(view.evidence) > 1
+
+
+def candidates_block(view: JobView, lines: int, jobs: int) -> str:
+    """`Best guess, most likely first:` and the evidence lines as a numbered list, each linked to
+    its place in the job log; the first is the one marked `>` in the block below."""
+    said = "best guess" in view.decided  # the decided line already says it is a best guess
+    label = "Candidates, most likely first" if said else "Best guess, most likely first"
+    if jobs > 1:
+        label += f" (the same in all {jobs} jobs)"
+    shown = {e.line for e in _rows(view, lines)[0]} if view.context and lines > 0 else set()
+    rows = []
+    for i, e in enumerate(view.evidence[:3]):
+        link = view.links[i] if i < len(view.links) else ""
+        where = md.link(view.where(e.line), link) if link else view.where(e.line)
+        mark = " (marked `>` below)" if i == 0 and e.line in shown else ""
+        rows.append(f"{i + 1}. {where}{mark}: {md.code_span(e.text, CONTEXT_CHARS)}\n")
+    step = f" in {md.code_span(view.step, 80)}" if view.step else ""
+    return f"{label}{step}:\n\n" + "".join(rows) + "\n"
+
+
 def offered(p: ProposalView | None) -> bool:
     """A fix this comment shows with its commands (not withheld, not shown for an earlier job)."""
     return p is not None and not p.withheld and p.first
@@ -193,7 +218,9 @@ def job_section(
         out += origin_line(view.origin)
     out += baseline_line(view.baseline_run)  # issue 20: which green run's log was compared
     out += view.seen  # issue 28: the same failure elsewhere (comment/seen.py)
-    if view.evidence:
+    if shows_candidates(view):
+        out += candidates_block(view, context_lines, len(group))
+    elif view.evidence:
         out += _key_line(view, context_lines, len(group))
     elif view.link and len(group) == 1:
         out += f"See the {md.link('job log', view.link)}.\n\n"
