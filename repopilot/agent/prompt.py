@@ -1,4 +1,4 @@
-"""Prompts are versioned data files under repopilot/agent/prompts/ (`system.v1.md`, `goal.v1.md`).
+"""Prompts are versioned data files under repopilot/agent/prompts/ (`system.v2.md`, `goal.v2.md`).
 
 A change in wording gets a new version file, so the trace (which records the version of every call)
 says which prompt produced which answer, and `repopilot trace replay` can check the change.
@@ -12,7 +12,8 @@ from repopilot.records import CATEGORIES, Verdict
 from repopilot.safety.hygiene import fence
 from repopilot.safety.redact import clean_for_model
 
-PROMPT_VERSION = "v1"
+PROMPT_VERSION = "v2"  # v2: the goal lists the verdict's ranked candidate lines (issue 27)
+MAX_CANDIDATES = 3  # the candidates the goal lists (the comment's guess shows as many)
 
 
 def load(name: str, version: str = PROMPT_VERSION) -> str:
@@ -30,11 +31,13 @@ def system_prompt(version: str = PROMPT_VERSION) -> str:
 def render_goal(
     verdict: Verdict, window: str, *, base_known: bool, version: str = PROMPT_VERSION
 ) -> str:
-    """The first user message: the verdict, the failing step and the redacted, fenced log window."""
+    """The first user message: the verdict, the failing step, the verdict's ranked candidate
+    lines and the redacted, fenced log window (a v1 goal has no candidates)."""
     why = verdict.pattern_id or "no pattern decided"
     if verdict.ambiguous:
         why += ", marked ambiguous"
     fields = {
+        "candidates": fence(clean_for_model(candidates(verdict)).text, "candidate lines"),
         "source": clean_for_model(verdict.source).text,
         "job": clean_for_model(verdict.job or "unknown").text,
         "step": clean_for_model(verdict.step or "unknown").text,
@@ -44,3 +47,11 @@ def render_goal(
         "window": fence(clean_for_model(window).text, "log excerpt"),
     }
     return load("goal", version).format(**fields)
+
+
+def candidates(verdict: Verdict) -> str:
+    """`1. line N: text` for the first MAX_CANDIDATES evidence lines, or `(none)`."""
+    rows = [
+        f"{i}. line {e.line}: {e.text}" for i, e in enumerate(verdict.evidence[:MAX_CANDIDATES], 1)
+    ]
+    return "\n".join(rows) if rows else "(none)"

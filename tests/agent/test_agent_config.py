@@ -42,7 +42,7 @@ def test_system_prompt_lists_the_taxonomy_and_the_fence_rule():
 
 
 def test_unknown_prompt_version_is_a_clear_error():
-    assert PROMPT_VERSION == "v1" and load("goal")
+    assert PROMPT_VERSION == "v2" and load("goal")
     with pytest.raises(FileNotFoundError, match="prompt system version v999"):
         load("system", "v999")
 
