@@ -27,6 +27,7 @@ from repopilot.engine.measure.reliability import (
     COST_NOTE,
     Bin,
     bins_json,
+    decide,
     reliability,
     summarise,
     table_lines,
@@ -147,6 +148,8 @@ def summary(cal: Calibration) -> dict[str, Any]:
             for f in cal.folds
         ],
         "pooled": summarise(pooled).as_dict(),
+        # as before the calibration: every pattern verdict not marked ambiguous decided
+        "uncalibrated": summarise(decide(pooled, 0.0)).as_dict(),
         "pooled_left_out": summarise([s for _, s in cal.pooled_left_out]).as_dict(),
         "reliability": bins_json(reliability(pooled)),
         "per_shape": {k: v.as_dict() for k, v in per_shape(cal.pooled).items()},
@@ -179,6 +182,7 @@ def render(data: dict[str, Any], bins: list[Bin]) -> list[str]:
         row = _row(f"{f['fold']} ({f['repositories']} repos)", f, 16 - 4)
         lines.append(f"{row}  {f['passing_logs']}/{f['false_positives']}")
     lines.append(_row("pooled", data["pooled"]))
+    lines.append(_row("uncalibrated", data["uncalibrated"]) + "  (every pattern verdict decided)")
     lines.append(_row("left out", data["pooled_left_out"]) + "  (leave-winning-pattern-out)")
     lines.append(f"cost: {data['cost']}")
     lines.append("reliability (pooled out-of-fold, 10 bins):")
