@@ -337,3 +337,20 @@ def test_a_container_killed_by_composes_teardown_failed_nothing(engine, tmp_path
         log.read_text(encoding="utf-8") + "$ ./push.sh\nthe push exited with code 137\n",
     )
     assert one(engine, later).category != "no_failure"
+
+
+def test_a_bare_done_covers_stated_errors_never_a_failed_command(engine, tmp_path):
+    # Cloud Build's DONE is a word any script may echo: it is a tool's summary, not a job's end
+    covered = write(
+        tmp_path,
+        "cb.log",
+        'Step #0 - "pull": Error response from daemon: manifest unknown\nFinished Step #0\nDONE\n',
+    )
+    assert one(engine, covered).category == "no_failure"
+    failed = write(
+        tmp_path,
+        "make.log",
+        "cc -o app main.c\nmain.c:3:1: error: expected ';' before '}' token\n"
+        "make: *** [Makefile:4: app] Error 1\nDONE\n",
+    )
+    assert one(engine, failed).category != "no_failure"
