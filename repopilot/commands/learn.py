@@ -81,6 +81,10 @@ def run(args: argparse.Namespace, settings: object = None) -> int:
         return 1
     except LogError as exc:
         raise UsageError(str(exc)) from None
+    for gone in got.retired:  # the maintainer named another line: theirs is no reliable cause
+        where = next((p.source for p in library if p.id == gone), gone)
+        print(f"repopilot: note: learned pattern {gone} ({where}) decides this log on another "
+              "line: remove it, or the new pattern does not decide this log", file=sys.stderr)  # fmt: skip
     text = render(got, args.format)
     if args.out is None:
         sys.stdout.write(text)

@@ -84,15 +84,23 @@ def own_hits(p: Pattern, log: LogText) -> list[int]:
     return [i for i, text in enumerate(log.lines, 1) if matches(p, text)]
 
 
-def verdict_line(
-    p: Pattern, library: Sequence[Pattern], job: JobLog, line: int
-) -> tuple[str | None, int | None]:
-    """Classifying the job with the pattern on top of the library gives `line` as evidence[0]:
-    (None, line), else (the reason, the evidence[0] line it gave)."""
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """What classifying the job with the pattern on top gave: the reason it is not the pattern
+    on `line` (None: it is), the evidence[0] line and the deciding pattern's id."""
+
+    why: str | None
+    line: int | None
+    pattern_id: str | None
+
+
+def verdict_line(p: Pattern, library: Sequence[Pattern], job: JobLog, line: int) -> Decided:
+    """Classifying the job with the pattern on top of the library gives `line` as evidence[0]."""
     v = Classifier(layered(library, [p])).classify(job, assume_failed=True)
     got = v.evidence[0].line if v.evidence else None
     if v.pattern_id != p.id:
-        return f"the verdict comes from {v.pattern_id or v.decided_by} instead", got
+        why = f"the verdict comes from {v.pattern_id or v.decided_by} instead"
+        return Decided(why, got, v.pattern_id)
     if got != line:
-        return f"the verdict's evidence[0] is line {got}, not {line}", got
-    return None, got
+        return Decided(f"the verdict's evidence[0] is line {got}, not {line}", got, p.id)
+    return Decided(None, got, p.id)

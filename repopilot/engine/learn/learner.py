@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from repopilot.engine.learn import check, wire
-from repopilot.engine.learn.specialise import literal, next_keep
+from repopilot.engine.learn.specialise import literal, next_keep, volatile
 from repopilot.engine.learn.tokens import Piece, pieces, regex_of
 from repopilot.engine.learn.widen import widen
 from repopilot.engine.library.layers import learned_from
@@ -35,6 +35,7 @@ from repopilot.records import AssignedCategory
 from repopilot.safety.redact import clean_lines
 
 NEAR = 6  # lines either side looked at for `no_match` examples
+MAX_RETIRED = 2  # learned patterns a new example may contradict at once
 MAX_LINE = wire.MAX_LINE
 PRIORITY = wire.PRIORITY
 CONFIDENCE = wire.CONFIDENCE
@@ -61,12 +62,16 @@ class LearnRequest:
 @dataclass(frozen=True, slots=True)
 class Learned:
     """The learned pattern: its file data (the YAML wire form) and the loaded pattern;
-    `widened`: the id of the repository's learned pattern it replaces (None: a new one)."""
+    `widened`: the id of the repository's learned pattern it replaces (None: a new one);
+    `retired`: learned patterns that decide this log on another line (it decides only without
+    them: the line the maintainer named is the cause, theirs is not)."""
 
     data: dict[str, Any]
     pattern: Pattern
     own_hits: tuple[int, ...] = field(default=())
     widened: str | None = None
+    # learned patterns that decide this log on another line: no reliable cause (remove them)
+    retired: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -92,6 +97,7 @@ class _Outcome:
     why: str | None  # None: the pattern passes
     taken: tuple[str, ...] = ()  # lines it takes and must not (specialising may help)
     hits: tuple[int, ...] = ()
+    retired: tuple[str, ...] = ()
 
 
 def learn(
@@ -111,11 +117,11 @@ def learn(
     # redacted as the comment redacts: the window as one text (a token wrapped across lines)
     lo, hi = max(1, req.line - NEAR), min(len(own.lines), req.line + NEAR)
     window, _ = clean_lines(own.lines[lo - 1 : hi])
-    scrubbed = _scrub(window[req.line - lo])
+    scrubbed = _scrub(window[req.line - lo]).rstrip()
     safe = _cut(scrubbed)
     near = [x for i, x in enumerate(window, lo) if i != req.line and _wordy(x)]
     ps = pieces(safe)
-    if not any(p.kind == "fixed" and any(c.isalnum() for c in p.text) for p in ps):
+    if not _fixed_word(ps) and all(volatile(p) for p in ps if p.kind == "class"):
         raise LearnRefused(f"{req.path}:{req.line}: the line has no fixed text, only values")
     ctx = _Ctx(req, text, library, lint, [_log_text(b) for b in req.base_logs], own, job)
     source = f"{req.source_name or Path(req.path).name}:{req.line}"
@@ -125,7 +131,7 @@ def learn(
             data = wire.widened_data(q, regex, safe, source, near)
             got = _attempt(ctx, data)
             if isinstance(got, tuple):
-                return Learned(data, got[0], got[1], widened=q.id)
+                return Learned(data, got[0], got[1], widened=q.id, retired=got[2])
     return _new(ctx, ps, safe, near, source, safe == scrubbed)
 
 
@@ -139,7 +145,7 @@ def _new(
     """A new pattern: the generalised line, specialised while it takes lines it must not."""
     req = ctx.req
     indented = safe[:1].isspace()
-    keep: frozenset[int] = frozenset()
+    keep = _names_kept(ps)
     why = "no candidate"
     for _ in range(len(ps) + 1):
         regex = regex_of(literal(ps, keep), indented, whole)
@@ -148,7 +154,7 @@ def _new(
                              title=req.title, hint=req.hint)  # fmt: skip
         got = _attempt(ctx, data)
         if isinstance(got, tuple):
-            return Learned(data, got[0], got[1])
+            return Learned(data, got[0], got[1], retired=got[2])
         why = got.why or why
         more = next_keep(ps, keep, got.taken, indented, whole) if got.taken else None
         if more is None:
@@ -157,14 +163,28 @@ def _new(
     raise LearnRefused(f"{req.path}:{req.line}: no safe pattern: {why}")
 
 
-def _attempt(ctx: _Ctx, data: dict[str, Any]) -> tuple[Pattern, tuple[int, ...]] | _Outcome:
+def _fixed_word(ps: list[Piece]) -> bool:
+    return any(p.kind == "fixed" and any(c.isalnum() for c in p.text) for p in ps)
+
+
+def _names_kept(ps: list[Piece]) -> frozenset[int]:
+    """Where to start specialising from: nothing, when the line has a fixed word; else (a path
+    alone, `1) Suite::testName`) its names stay literal and only its values vary."""
+    if _fixed_word(ps):
+        return frozenset()
+    return frozenset(i for i, p in enumerate(ps) if p.kind == "class" and not volatile(p))
+
+
+def _attempt(
+    ctx: _Ctx, data: dict[str, Any]
+) -> tuple[Pattern, tuple[int, ...], tuple[str, ...]] | _Outcome:
     """The loaded pattern and its own-log hits when it passes every check, else the outcome."""
     try:
         p = wire.load(data)
     except PatternError as exc:
         return _Outcome(str(exc).rsplit(": ", 1)[-1])
     got = _check(ctx, p)
-    return (p, got.hits) if got.why is None else got
+    return (p, got.hits, got.retired) if got.why is None else got
 
 
 def _check(ctx: _Ctx, p: Pattern) -> _Outcome:
@@ -189,11 +209,21 @@ def _check(ctx: _Ctx, p: Pattern) -> _Outcome:
         problems = ctx.lint(p)
         if problems:
             return _Outcome(f"patterns lint: {problems[0]}", (), hits)
-    why, line = check.verdict_line(p, ctx.library, ctx.job, req.line)
-    if why is None:
-        return _Outcome(None, (), hits)
+    library: list[Pattern] = list(ctx.library)
+    retired: tuple[str, ...] = ()
+    for _ in range(1 + MAX_RETIRED):
+        got = check.verdict_line(p, library, ctx.job, req.line)
+        q = next((x for x in library if x.id == got.pattern_id and x.id != p.id), None)
+        if got.why is None or q is None or learned_from(q) is None:
+            break
+        # a pattern learned before decides this log on another line: the maintainer says that
+        # line is not the cause here, so it is no reliable cause (the caller retires it)
+        library, retired = [x for x in library if x is not q], (*retired, q.id)
+    if got.why is None:
+        return _Outcome(None, (), hits, retired)
+    line = got.line
     again = (ctx.own.lines[line - 1],) if line is not None and line in others else ()
-    return _Outcome(why, again, hits)
+    return _Outcome(got.why, again, hits)
 
 
 # A run of 16+ token characters with upper and lower case and a digit: a key or a fragment of

@@ -28,6 +28,12 @@ def _literal(p: Piece) -> Piece:
     return Piece("fixed", re.escape(p.text).replace("\\-", "-").replace("\\ ", " "), p.text)
 
 
+def volatile(p: Piece) -> bool:
+    """A class for what changes from run to run (a number, a hash, a URL, a redaction mark, a
+    timestamp's word) rather than a name the project chose."""
+    return p.capture in _VOLATILE
+
+
 def _taken(regex: str, lines: Sequence[str]) -> int:
     rx = re.compile(regex)
     return sum(1 for x in lines if rx.search(x))
@@ -52,6 +58,6 @@ def next_keep(
 
     def score(i: int) -> tuple[int, int, int]:
         taken = _taken(regex_of(literal(ps, keep | {i}), indented, whole), lines)
-        return taken, int(ps[i].capture in _VOLATILE), i
+        return taken, int(volatile(ps[i])), i
 
     return keep | {min(left, key=score)}

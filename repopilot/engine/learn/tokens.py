@@ -80,7 +80,8 @@ def pieces(line: str) -> list[Piece]:
         kind, text = m.lastgroup, m.group()
         nxt = line[m.end() : m.end() + 1]
         if kind == "space":
-            out.append(Piece("space", r"\s+", text))
+            # RE2's `\s` leaves out the vertical tab that Python's takes: name it where it is
+            out.append(Piece("space", r"\s+" if "\x0b" not in text else r"[\s\x0b]+", text))
         elif kind == "red":
             out.append(_class(_stop(nxt), text))
         elif kind == "quoted":
@@ -163,10 +164,12 @@ def _core(word: str, after: str, names: dict[str, int]) -> list[Piece]:
         return [_class(_named("[0-9A-Fa-f]+", "hash", names), word, "hash")]
     if word[:1].isdigit():  # a value: the same failure may print another type of value there
         return [_class(_named(_stop(after, word), "num", names), word, "num")]
-    if _PATH.search(word) or _FILE.match(word):
+    if _PATH.search(word) or _FILE.match(re.sub(r"(?::\d+)+$", "", word)):
         return _path(word, after, names)
     if word.isalpha():
         return [_plain(word)]
+    if len(set(word)) == 1 and not word[0].isalnum() and len(word) >= 3:  # a rule: `=====`
+        return [Piece("fixed", _esc(word[0]) + "{3,}", word)]
     if re.fullmatch(r"\w+", word):  # test_add, py38, E0308: names and codes
         return [_class(_named(r"\w+", "id", names), word, "id")]
     if _DOTTED.match(word):
@@ -176,14 +179,21 @@ def _core(word: str, after: str, names: dict[str, int]) -> list[Piece]:
         return [_class(_named(r"[\w.$]+", "name", names), word, "name")]
     if looks_random(word):
         return [_class(_stop(after, word), word)]
-    if len(set(word)) == 1 and not word[0].isalnum() and len(word) >= 3:
-        return [Piece("fixed", _esc(word[0]) + "{3,}", word)]
-    # a mix: cut at punctuation, each part on its own (`error[E0308]`, `--flag=value`)
+    return _mix(word, after, names)
+
+
+def _mix(word: str, after: str, names: dict[str, int]) -> list[Piece]:
+    """A word of several kinds: cut at punctuation, each part on its own (`error[E0308]`,
+    `--flag=value`, `shellcheck.hs:442:19`)."""
     out: list[Piece] = []
     parts = _SEGMENTS.findall(word)
-    for part in parts:
+    for i, part in enumerate(parts):
+        nxt = parts[i + 1][:1] if i + 1 < len(parts) else after
         if part.isalpha():
             out.append(_plain(part))
+        elif part[:1].isdigit() and nxt and not nxt.isspace() and nxt not in part:
+            # stops at the separator after it: `442:19` is never two ways of one number
+            out.append(_class(_named(rf"\d[^\s{re.escape(nxt)}]*", "num", names), part, "num"))
         elif part[:1].isdigit():
             out.append(_number(part, names))
         elif re.fullmatch(r"\w+", part):
@@ -208,7 +218,7 @@ def _plain(word: str) -> Piece:
     if word.lower() in _CALENDAR:  # a timestamp's day or month
         return _class("[A-Za-z]+", word)
     if len(word) > 24 or (inner_caps and not word.isupper() and not _TOOL_CAMEL.search(word)):
-        return _class(r"\w+", word)
+        return _class(r"\w+", word, "word")  # (a name, not a named capture)
     return Piece("fixed", _esc(word), word)
 
 
@@ -237,11 +247,17 @@ def _merge(ps: list[Piece]) -> list[Piece]:
     return out
 
 
+END = "\\s*$"  # a whole line ends there (trailing blanks a log keeps and an example loses)
+
+
 def regex_of(ps: list[Piece], indented: bool, whole: bool) -> str:
-    """`^` + the pieces (+ `$` for the whole line); an indented line starts with `\\s+`."""
+    """`^` + the pieces (+ END for the whole line); an indented line starts with `\\s+`."""
+    lead = "^"
     if ps and ps[0].kind == "space":
-        ps = ps[1:]
-    return ("^\\s+" if indented else "^") + "".join(p.regex for p in ps) + ("$" if whole else "")
+        lead, ps = "^" + ps[0].regex, ps[1:]
+    elif indented:
+        lead = "^\\s+"
+    return lead + "".join(p.regex for p in ps) + (END if whole else "")
 
 
 def fixed_words(ps: list[Piece]) -> int:

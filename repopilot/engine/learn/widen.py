@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import re
 
-from repopilot.engine.learn.tokens import pieces, regex_of
+from repopilot.engine.learn.tokens import END, pieces, regex_of
 from repopilot.engine.library.loader import MatchExample, Pattern
 
 SPACE = r"\s+"
+_LEADS = ("^\\s+", "^[\\s\\x0b]+", "^")  # how the learner starts a regex (tokens.regex_of)
+_ENDS = (END, "$")
 
 
 def split_words(regex: str) -> tuple[str, list[str], str] | None:
     """(`^` or `^\\s+`, the word regexes, `$` or ``) of a regex the learner made; None when it is
     not of that form."""
-    lead = "^\\s+" if regex.startswith("^\\s+") else "^" if regex.startswith("^") else None
+    lead = next((x for x in _LEADS if regex.startswith(x)), None)
     if lead is None:
         return None
-    end = "$" if regex.endswith("$") and not regex.endswith("\\$") else ""
+    end = next((x for x in _ENDS if regex.endswith(x) and not regex.endswith("\\" + x)), "")
     body = regex[len(lead) : len(regex) - len(end)]
     words: list[str] = []
     cur: list[str] = []
@@ -63,7 +65,7 @@ def widen(q: Pattern, line: str) -> str | None:
     if got is None or not got[2]:
         return None
     lead, words, end = got
-    if (lead == "^\\s+") != line[:1].isspace():
+    if (lead != "^") != line[:1].isspace():
         return None
     tokens = line.split()
     if len(tokens) != len(words):

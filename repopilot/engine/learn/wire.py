@@ -135,7 +135,10 @@ def load(data: dict[str, Any]) -> Pattern:
 
 
 def _unanchored(regex: str) -> str:
+    """The regex as a search needle: no anchors, no leading whitespace class (RE2's `\\s` is
+    not Python's: a vertical tab), no named groups."""
     out = regex[1:] if regex.startswith("^") else regex
+    out = out[3:] if out.startswith("\\s+") else out
     out = out[:-1] if out.endswith("$") and not out.endswith("\\$") else out
     return re.sub(r"\(\?P<\w+>", "(", out)
 

@@ -3,13 +3,15 @@
 Per repository, logs in build order (Travis build ids, Actions job ids grow with time): build k
 is classified with the built-in library alone and with what was learned from builds 0..k-1 on top;
 then a pattern is learned from build k's labelled line, whatever its verdict was (Actions: the
-key line; LogChunks: the chunk's first non-blank line, the next ones when that is refused, up to
-three), widening an earlier learned pattern where the line is the same failure (engine/learn/).
+key line; LogChunks: the chunk's most error-looking line by the fallback's generic score, the
+next ones when that is refused, up to three), widening an earlier learned pattern where the line
+is the same failure (engine/learn/).
 
 Reported over the later builds (all but each repository's first): the share whose cause is in
 the labelled lines with and without learning; the recurring failures among them (the same
-failure as an earlier build of that repository, defined without the learner: the labelled
-line, normalised as engine/verdict/baseline.normalise compares runs, equals an earlier build's);
+failure as an earlier build of that repository, defined without the learner: the chunk's first
+non-blank line, normalised as engine/verdict/baseline.normalise compares runs, equals an earlier
+build's);
 how often a learned pattern decided, and on a line outside the labelled ones (a wrong line); the
 share of learn attempts that wrote a pattern, and each refusal with its reason.
 """
@@ -24,21 +26,23 @@ from pathlib import Path
 
 from repopilot.engine.classify import Classifier
 from repopilot.engine.learn.check import matches
-from repopilot.engine.learn.learner import LearnRefused, LearnRequest, learn
+from repopilot.engine.learn.learner import Learned, LearnRefused, LearnRequest, learn
 from repopilot.engine.library.layers import layered
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.measure.corpus_repo import project_of
 from repopilot.engine.measure.labels import gha_cases
 from repopilot.engine.verdict.baseline import normalise
+from repopilot.engine.verdict.line_score import Line, score
 from repopilot.errors import EvalError, InputError
 from repopilot.logs.reader import iter_lines, open_logs
 from repopilot.logs.textnorm import body
 from repopilot.records import AssignedCategory, Verdict
 
-TRIES = 3  # LogChunks: chunk lines tried as the labelled line
+TRIES = 3  # labelled lines tried to learn from, the next when one is refused
+LOOK = 12  # LogChunks: the chunk's first non-blank lines looked at for the labelled line
 SAME_FAILURE = (
-    "the same failure: the labelled line (LogChunks: the chunk's first non-blank line), "
-    "normalised by engine/verdict/baseline.normalise, equals an earlier build's"
+    "the same failure: the chunk's first non-blank line (Actions: the key line), normalised by "
+    "engine/verdict/baseline.normalise, equals an earlier build's"
 )
 
 
@@ -70,6 +74,7 @@ class RepoFigures:
     learn_tried: int = 0
     learned: int = 0
     widened: int = 0
+    retired: int = 0  # learned patterns a later example contradicted (removed)
     patterns: int = 0  # learned patterns the repository ends with
     fired: int = 0
     false_hits: int = 0
@@ -128,7 +133,10 @@ def _verdict(classifier: Classifier, path: Path) -> Verdict | None:
 
 
 def _labelled(case: Case) -> list[tuple[int, str]]:
-    """The labelled lines learned from, in order: (line number, body text)."""
+    """The labelled lines, the one a maintainer would point at first: (line number, body text).
+    Actions: the key line. LogChunks: the chunk's non-blank lines (its first LOOK), the most
+    error-looking first by the fallback's generic score (engine/verdict/line_score.py), in
+    order at equal score."""
     try:
         jobs = open_logs(str(case.path))
     except InputError:
@@ -137,7 +145,14 @@ def _labelled(case: Case) -> list[tuple[int, str]]:
     got = [(x.number, body(x.text)) for x in iter_lines(jobs[0], lo, hi)] if jobs else []
     if case.category is not None:
         return got[:1]
-    return [(n, t) for n, t in got if t.strip()][:TRIES]
+    lines = [(n, t) for n, t in got if t.strip()][:LOOK]
+    return sorted(lines, key=lambda x: -score(Line(x[0], x[1], False), lo, 1 << 30))
+
+
+def _key(case: Case, lines: list[tuple[int, str]]) -> str:
+    """What makes two builds' failures the same (SAME_FAILURE): the labelled line normalised."""
+    first = min(lines) if lines else None
+    return normalise(first[1]) if first else ""
 
 
 Lint = Callable[[Pattern], list[str]]
@@ -162,7 +177,7 @@ def evaluate(
         seen: set[str] = set()
         for i, case in enumerate(todo):
             lines = _labelled(case)
-            key = normalise(lines[0][1]) if lines else ""
+            key = _key(case, lines)
             current = layered(library, list(learned.values()))
             if i > 0:
                 v_base = _verdict(base, case.path)
@@ -172,7 +187,9 @@ def evaluate(
             seen.add(key)
             got = _learn(case, lines, current, lint, fig)
             if got is not None:
-                learned[got.id] = got
+                for old in got.retired:
+                    learned.pop(old, None)
+                learned[got.id] = got.pattern
         fig.patterns = len(learned)
         out.append(fig)
     return out
@@ -217,13 +234,13 @@ def _learn(
     library: list[Pattern],
     lint: Lint | None,
     fig: RepoFigures,
-) -> Pattern | None:
+) -> Learned | None:
     """Learn from the labelled line (the next ones when it is refused): the pattern, or None with
     the first line's refusal recorded."""
     fig.learn_tried += 1
     category: AssignedCategory = case.category if case.category else "other"  # type: ignore[assignment]
     why = f"{case.path.name}: no labelled line in the log"
-    for k, (n, _text) in enumerate(lines):
+    for k, (n, _text) in enumerate(lines[:TRIES]):
         req = LearnRequest(str(case.path), n, category)
         try:
             got = learn(req, library, lint)
@@ -232,6 +249,7 @@ def _learn(
             continue
         fig.learned += 1
         fig.widened += got.widened is not None
-        return got.pattern
+        fig.retired += len(got.retired)
+        return got
     fig.refusals.append(f"{fig.repo}: {why}")
     return None

@@ -12,7 +12,7 @@ from repopilot.engine.measure.learn_eval import SAME_FAILURE, RepoFigures
 _WHERE = re.compile(r"^.*?:\d+: (?:no safe pattern: )?")  # `repo: path:line: ` before the reason
 _SUMS = ("logs", "later", "found_base", "found_learn", "category_base", "category_learn",
          "labelled", "recurring", "recurring_base", "recurring_learn", "learn_tried", "learned",
-         "widened", "patterns", "fired", "false_hits")  # fmt: skip
+         "widened", "retired", "patterns", "fired", "false_hits")  # fmt: skip
 
 
 def total(figures: Sequence[RepoFigures]) -> RepoFigures:
@@ -74,7 +74,8 @@ def render(figures: Sequence[RepoFigures], tot: RepoFigures) -> str:
         f" without learning, {_pct(tot.recurring_learn, tot.recurring)} with ({SAME_FAILURE})",
         f"learn succeeds: {tot.learned} of {tot.learn_tried} attempts "
         f"({_pct(tot.learned, tot.learn_tried)}), {tot.widened} of them widening an earlier "
-        f"learned pattern; {tot.patterns} learned patterns in the end",
+        f"learned pattern; {tot.retired} earlier learned patterns retired (a later example "
+        f"named another line of a log they decided); {tot.patterns} learned patterns in the end",
         f"learned patterns decided {tot.fired} later builds, {tot.false_hits} on a line outside "
         f"the labelled ones ({_pct(tot.false_hits, tot.later)} of later builds)",
     ]

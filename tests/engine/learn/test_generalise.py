@@ -149,3 +149,19 @@ def test_what_is_still_refused_says_why(tmp_path, library, line, why):
     a = _log(tmp_path, "a.log", [line])
     with pytest.raises(LearnRefused, match=why):
         learn(LearnRequest(str(a), 4, "other"), library)
+
+
+def test_a_learned_pattern_the_next_example_contradicts_is_retired(tmp_path, library):
+    """A pattern learned from a line that a later log prints too, where the maintainer names
+    another line as the cause: the new pattern decides only without the old one (retired)."""
+    note = "zork cache warmed for worker 3"
+    a = _log(tmp_path, "a.log", [note])
+    old = learn(LearnRequest(str(a), _n(a, note), "other"), library)
+    cause = "zork gate exploded in shard 2"
+    b = _log(tmp_path, "b.log", ["zork cache warmed for worker 5", cause])
+    repo = layered(library, [old.pattern])
+    assert _verdict(repo, b).pattern_id == old.id  # the old pattern takes the wrong line
+    new = learn(LearnRequest(str(b), _n(b, cause), "other"), repo)
+    assert new.retired == (old.id,) and new.widened is None
+    v = _verdict(layered(library, [new.pattern]), b)
+    assert v.pattern_id == new.id and v.evidence[0].line == _n(b, cause)
