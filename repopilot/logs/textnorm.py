@@ -29,6 +29,9 @@ _TS = re.compile(
     r"| \d\d:\d\d:\d\d(?:\.\d{6} \|(?: |$)"
     r"(?:(?=[\w.-]*[a-z0-9])[\w.-]+(?: -> [\w.:-]+)? \|(?: |$))?|(?:\.\d+)? \|(?: |$)))"
 )
+# TeamCity's build log (https://www.jetbrains.com/help/teamcity/build-log.html): a time column,
+# a status letter (` `, `i`, `W`, `E`), the step's nesting `[Step 1/2] `, before each line.
+_TEAMCITY = re.compile(r"^\[\d\d:\d\d:\d\d\][A-Za-z ]?:\t ?(?:\[Step \d+/\d+\] ?)?")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
 _MARKER = re.compile(r"^##\[(?:error|warning|notice|debug)\]")
 
@@ -48,6 +51,10 @@ def display(raw: bytes | str) -> str:
     first = text[:1]
     if first.isdecimal() or first == "\ufeff":  # what a timestamp can start with (`\d` is Nd)
         m = _TS.match(text)
+        if m:
+            text = text[m.end() :]
+    elif first == "[" and text[9:10] == "]":  # (cheap: TeamCity's `[hh:mm:ss]` column)
+        m = _TEAMCITY.match(text)
         if m:
             text = text[m.end() :]
     if "\r" in text:

@@ -354,3 +354,21 @@ def test_a_bare_done_covers_stated_errors_never_a_failed_command(engine, tmp_pat
         "make: *** [Makefile:4: app] Error 1\nDONE\n",
     )
     assert one(engine, failed).category != "no_failure"
+
+
+def test_teamcitys_time_status_and_step_columns_are_not_the_lines_text():
+    from repopilot.logs.textnorm import display
+
+    assert display("[11:40:21]E:\t [Step 2/2] error: test failed") == "error: test failed"
+    assert display("[11:40:21] :\t [Step 2/2] test result: ok.") == "test result: ok."
+    assert (
+        display("[11:40:07] : Step 1/2: Lint (Command Line)")
+        == "[11:40:07] : Step 1/2: Lint (Command Line)"
+    )
+    # another tool's `[time] message` (gulp) keeps its text
+    assert display("[10:56:14] Starting 'build'...") == "[10:56:14] Starting 'build'..."
+
+
+def test_a_teamcity_test_failure_is_read_through_its_columns(engine):
+    v = one(engine, CI / "teamcity-cargo-warnings.fail.log")
+    assert v.category == "test_failure"
