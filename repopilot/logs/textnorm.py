@@ -32,6 +32,10 @@ _TS = re.compile(
 # TeamCity's build log (https://www.jetbrains.com/help/teamcity/build-log.html): a time column,
 # a status letter (` `, `i`, `W`, `E`), the step's nesting `[Step 1/2] `, before each line.
 _TEAMCITY = re.compile(r"^\[\d\d:\d\d:\d\d\][A-Za-z ]?:\t ?(?:\[Step \d+/\d+\] ?)?")
+# `docker compose up`'s column before a container's output: the service, its index, padding
+# and a bar (https://docs.docker.com/reference/cli/docker/compose/up/, `--no-log-prefix` drops
+# it): `tests-1  | ` (Compose v2), `tests_1  | ` (v1).
+_COMPOSE = re.compile(r"^[a-z0-9][\w.-]*[-_]\d+\s+\| ")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
 _MARKER = re.compile(r"^##\[(?:error|warning|notice|debug)\]")
 
@@ -55,6 +59,10 @@ def display(raw: bytes | str) -> str:
             text = text[m.end() :]
     elif first == "[" and text[9:10] == "]":  # (cheap: TeamCity's `[hh:mm:ss]` column)
         m = _TEAMCITY.match(text)
+        if m:
+            text = text[m.end() :]
+    if "  | " in text[:64]:
+        m = _COMPOSE.match(text)
         if m:
             text = text[m.end() :]
     if "\r" in text:

@@ -57,6 +57,8 @@ _DIED = re.compile(
     r"\bFatal error: |^panic: |\bSegmentation fault\b|\(core dumped\)|^Killed\b|\bKilled\s+\S"
 )
 
+_SGR = re.compile(r"\x1b\[[0-9;]*m")  # colour codes, as compose prints them on a terminal
+
 Level = Literal["job", "runner", "stated"]
 
 
@@ -162,7 +164,9 @@ def teardown_lines(job: JobLog, res: ScanResult) -> frozenset[int]:
         out.add(raw[i][0])
         for n, b in raw[i + 1 :]:
             text = _text(display(b))
-            if text and not kind.continues.match(text):
+            # a container's output keeps compose's `svc-1  | ` column here (display drops it)
+            plain = _SGR.sub("", b.decode("utf-8", "replace")).strip()
+            if text and not (kind.continues.match(text) or kind.continues.match(plain)):
                 break
             out.add(n)
     return frozenset(out)

@@ -91,7 +91,7 @@ def analyze(
         quiet = teardown_lines(job, res)
         res, hits = without(quiet, res, hits)
     st = _analyze(job, res, hits, assume_failed)
-    if quiet and st.failed and st.step is None and st.focus < min(quiet) <= st.end:
+    if quiet and st.failed and st.focus < min(quiet) <= st.end:
         # the failing region ends where the teardown begins: its kills are no cause
         st = dataclasses.replace(st, end=min(quiet) - 1)
     return st

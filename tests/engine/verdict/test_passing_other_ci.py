@@ -372,3 +372,18 @@ def test_teamcitys_time_status_and_step_columns_are_not_the_lines_text():
 def test_a_teamcity_test_failure_is_read_through_its_columns(engine):
     v = one(engine, CI / "teamcity-cargo-warnings.fail.log")
     assert v.category == "test_failure"
+
+
+def test_composes_container_column_is_not_the_lines_text(engine):
+    from repopilot.logs.textnorm import display
+
+    assert display("tests-1  | FAILED tests/t.py::test_a - assert 1 == 2") == (
+        "FAILED tests/t.py::test_a - assert 1 == 2"
+    )
+    assert display("db_1     | LOG:  received fast shutdown request") == (
+        "LOG:  received fast shutdown request"
+    )
+    assert display("| a | b |") == "| a | b |"
+    # the tested container's failure is the cause, not a container the teardown killed
+    v = one(engine, CI / "buildkite-compose-teardown.fail.log")
+    assert v.category == "test_failure" and v.evidence[0].text.startswith("E       assert 90")
