@@ -13,22 +13,20 @@ cannot, `LearnRefused` says why.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from repopilot.engine.learn import check, wire
+from repopilot.engine.learn.line import cut, refusal, scrub, wordy
 from repopilot.engine.learn.specialise import literal, next_keep, volatile
 from repopilot.engine.learn.tokens import Piece, pieces, regex_of
 from repopilot.engine.learn.widen import widen
 from repopilot.engine.library.layers import learned_from
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.verdict.baseline import normalise
-from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.errors import InputError, PatternError
-from repopilot.evidence.runners import bare_exit, runner_exit
 from repopilot.logs.reader import JobLog, iter_lines, open_logs
 from repopilot.logs.textnorm import body
 from repopilot.records import AssignedCategory
@@ -113,13 +111,15 @@ def learn(
     if not 1 <= req.line <= len(own.lines):
         raise LearnRefused(f"{req.path}: no line {req.line} (the log has {len(own.lines)})")
     text = own.lines[req.line - 1]
-    _refuse_line(req, text)
+    why = refusal(text)
+    if why is not None:
+        raise LearnRefused(f"{req.path}:{req.line}: {why}")
     # redacted as the comment redacts: the window as one text (a token wrapped across lines)
     lo, hi = max(1, req.line - NEAR), min(len(own.lines), req.line + NEAR)
     window, _ = clean_lines(own.lines[lo - 1 : hi])
-    scrubbed = _scrub(window[req.line - lo]).rstrip()
-    safe = _cut(scrubbed)
-    near = [x for i, x in enumerate(window, lo) if i != req.line and _wordy(x)]
+    scrubbed = scrub(window[req.line - lo]).rstrip()
+    safe = cut(scrubbed)
+    near = [x for i, x in enumerate(window, lo) if i != req.line and wordy(x)]
     ps = pieces(safe)
     if not _fixed_word(ps) and all(volatile(p) for p in ps if p.kind == "class"):
         raise LearnRefused(f"{req.path}:{req.line}: the line has no fixed text, only values")
@@ -226,37 +226,6 @@ def _check(ctx: _Ctx, p: Pattern) -> _Outcome:
     return _Outcome(got.why, again, hits)
 
 
-# A run of 16+ token characters with upper and lower case and a digit: a key or a fragment of
-# one that redaction did not recognise (a PEM body line whose BEGIN is out of sight). It never
-# reaches a pattern file: it becomes a redaction mark (and so a class in the regex).
-_TOKENISH = re.compile(
-    r"(?<![\w+/=-])(?=[\w+/=-]*[A-Z])(?=[\w+/=-]*[a-z])(?=[\w+/=-]*\d)[\w+/=-]{16,}"
-)
-_WORD = re.compile(r"\b[A-Za-z]{2,}\b")
-
-
-def _scrub(line: str) -> str:
-    return _TOKENISH.sub("[REDACTED:token]", line)
-
-
-def _cut(line: str) -> str:
-    """A line longer than MAX_LINE: its start up to the last space before the limit."""
-    if len(line) <= MAX_LINE:
-        return line
-    head = line[:MAX_LINE]
-    return head[: head.rstrip().rfind(" ")] if " " in head.strip() else head
-
-
-def _wordy(line: str) -> bool:
-    """A line fit to be a `no_match` example: words a person reads, nothing token-like."""
-    return (
-        len(_WORD.findall(line)) >= 3
-        and "[REDACTED:" not in line
-        and _TOKENISH.search(line) is None
-        and len(line) <= MAX_LINE
-    )
-
-
 def _job(path: str) -> JobLog:
     jobs = open_logs(path)
     if not jobs:
@@ -269,21 +238,6 @@ def _log_text(path: str) -> check.LogText:
     for job in open_logs(path):
         lines.extend(body(x.text) for x in iter_lines(job))
     return check.LogText(path, tuple(lines))
-
-
-def _refuse_line(req: LearnRequest, text: str) -> None:
-    where = f"{req.path}:{req.line}"
-    if not text.strip():
-        raise LearnRefused(f"{where}: the line is empty")
-    if bare_exit(text):
-        raise LearnRefused(f"{where}: the runner's exit line is never evidence")
-    if runner_exit(text) is not None:  # it would take every later failure of that command
-        raise LearnRefused(
-            f"{where}: the runner's exit line says only that the command failed: "
-            "learn from the line that says why"
-        )
-    if is_passing_test(text):
-        raise LearnRefused(f"{where}: the line reports a passing test")
 
 
 def to_yaml(learned: Learned) -> str:

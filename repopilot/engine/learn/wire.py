@@ -140,6 +140,7 @@ def _unanchored(regex: str) -> str:
     out = regex[1:] if regex.startswith("^") else regex
     out = out[3:] if out.startswith("\\s+") else out
     out = out[:-1] if out.endswith("$") and not out.endswith("\\$") else out
+    out = re.sub(r"(?<![\[^])\\s([+*])", r"[\\s\\x0b]\1", out)  # the space RE2's \s leaves out
     return re.sub(r"\(\?P<\w+>", "(", out)
 
 

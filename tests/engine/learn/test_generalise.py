@@ -143,6 +143,8 @@ def learned_from_id(library: list[Pattern], v: Verdict) -> str | None:
     [
         ('The command "make check" exited with 2.', "exit line"),
         ("1234 5678 0xdeadbeef", "no fixed text"),
+        ("OK, but incomplete, skipped, or risky tests!", "reports success"),
+        ("BUILD SUCCESSFUL in 12s", "reports success"),
     ],
 )
 def test_what_is_still_refused_says_why(tmp_path, library, line, why):
