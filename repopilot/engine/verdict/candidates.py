@@ -28,6 +28,7 @@ from repopilot.engine.verdict.structure import Structure
 
 BLOCK_SPAN = 1  # lines apart at most for two candidates to be one (one report printed once)
 
+NEAR = 4  # the fallback starts a new block after more than 3 quiet lines: closer is the same output
 Read = Callable[[int, int], list[Line]]  # lines lo..hi of the job, as the verdict reads them
 
 
@@ -59,7 +60,11 @@ class _Chosen:
         self.block[ln.number] = _kind(ln.text)
 
     def inside(self, block: tuple[int, int] | None) -> bool:
-        return block is not None and any(block[0] <= n <= block[1] for n in self.numbers)
+        """A chosen line lies in `block` or within NEAR lines of it: the same output goes on
+        (a panic's goroutine dump after its message, a traceback after its error)."""
+        if block is None:
+            return False
+        return any(block[0] - NEAR <= n <= block[1] + NEAR for n in self.numbers)
 
     def repeats(self, ln: Line) -> bool:
         """The same text as a chosen line, or the next line of one that starts with the same
@@ -126,9 +131,7 @@ def fallback_candidate(
     """The fallback's best error-looking line of the failing step (engine/verdict/fallback.py),
     over the lines a green log does not print when there is one, never from a block that holds a
     line in `aside`."""
-    lines = [
-        ln for ln in read(max(st.start, st.focus - LOOKBACK), st.focus) if ln.number not in aside
-    ]
+    lines = read(max(st.start, st.focus - LOOKBACK), st.focus)
     if base is not None:
         lines = base.fresh(lines, lambda ln: ln.text)
     g = guess(lines, st.focus, (), None)
