@@ -15,6 +15,7 @@ written costs one `::warning::` line each, never the comment and never the run.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -33,6 +34,7 @@ from repopilot.trace import load as load_trace
 
 MAX_SEEN_PRS = 5  # other PRs a job's SeenBefore names (the comment shows three)
 _LIMIT = 600  # characters of a stored signature; longer ones keep their start and a hash
+_RUN_TAIL = re.compile(r"[0-9]+(?:/attempts/[0-9]+)?")  # what follows the runs prefix
 
 
 def stored_signature(signature: str) -> str:
@@ -102,7 +104,9 @@ class Memory:
         """The last 200 records, read on first use (a run with no failed job reads nothing)."""
         if self._records is None:
             loaded = self.store.read()
-            self._records, self._refused = loaded.records, loaded.refused
+            prefix = runs_prefix(self.place.run_url)
+            self._records = tuple(own_links(r, prefix) for r in loaded.records)
+            self._refused = loaded.refused
             self._warn(loaded.warning)
         return self._records
 
@@ -162,6 +166,23 @@ class Memory:
         written = self.store.append(new, f"RepoPilot memory: run {found.run_id} ({jobs})")
         self._warn(written.warning)
         return written
+
+
+def runs_prefix(run_url: str) -> str:
+    """This repository's run pages' start (`https://github.com/OWNER/REPO/actions/runs/`), taken
+    from this run's own page; "" when it has none."""
+    head, sep, _ = run_url.partition("/actions/runs/")
+    return head + sep if sep and head.startswith(("https://", "http://")) else ""
+
+
+def own_links(record: SeenRecord, prefix: str) -> SeenRecord:
+    """`record` with its run and job links dropped unless its run link is a run page of this
+    repository: anyone with push access can write the memory branch, and the comment links
+    what it says (docs/MEMORY.md, docs/THREAT_MODEL.md §5)."""
+    url = record.run_url
+    if prefix and url.startswith(prefix) and _RUN_TAIL.fullmatch(url[len(prefix) :]):
+        return record
+    return record.model_copy(update={"run_url": "", "job_url": None})
 
 
 def with_memory(setup: OriginSetup | None, memory: Memory | None) -> OriginSetup | None:
