@@ -5,7 +5,7 @@ Two Mermaid charts (GitHub renders ```` ```mermaid ```` blocks in job summaries,
 files): an `xychart-beta` bar chart of failures per ISO week and a pie of who decided them, then
 the top signatures and the weeks as tables. The charts carry only numbers and labels made here;
 every text from the store (titles, signatures, categories) goes through comment/markdown's inert
-forms, and a link is kept only when it is a plain http(s) URL.
+forms, and a link is kept only when it is an Actions run or job page.
 """
 
 from __future__ import annotations
@@ -16,7 +16,12 @@ from repopilot.comment.markdown import code_span, text
 from repopilot.report.records import Report, SignatureRow
 from repopilot.report.text import LABELS, cost_line, headline, usd
 
-_URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9._~%/#:+-]*)?")
+# an Actions run page, or a job page with its step anchor: the store is written by anyone with push
+# access, so nothing else (another site, another page, a path climbing out with ..) is linked
+_URL = re.compile(
+    r"https?://[A-Za-z0-9.-]+(?::[0-9]+)?/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+/actions/runs/[0-9]+"
+    r"(?:/attempts/[0-9]+)?(?:/job/[0-9]+(?:#step:[0-9]+:[0-9]+)?)?"
+)
 
 
 def _cell(markdown: str) -> str:
