@@ -33,39 +33,31 @@ def _link(label: str, url: str | None) -> str:
     return f"[{label}]({url})" if url and _URL.fullmatch(url) else ""
 
 
-def failures_chart(report: Report) -> str:
-    """A bar chart of failures per ISO week (x labels `W48`: the year is in the table)."""
+def _bars(report: Report, title: str, axis: str, values: list[int]) -> str:
+    """An `xychart-beta` bar chart of one number per ISO week (x labels `W48`: the year is in
+    the table)."""
     labels = ", ".join(f'"{w.week[5:]}"' for w in report.weeks)
-    bars = ", ".join(str(w.failures) for w in report.weeks)
-    top = max([w.failures for w in report.weeks] + [1])
+    bars = ", ".join(str(v) for v in values)
     return "\n".join(
         [
             "```mermaid",
             "xychart-beta",
-            '    title "Failures per ISO week"',
+            f'    title "{title}"',
             f"    x-axis [{labels}]",
-            f'    y-axis "failures" 0 --> {top}',
+            f'    y-axis "{axis}" 0 --> {max([*values, 1])}',
             f"    bar [{bars}]",
             "```",
         ]
     )
+
+
+def failures_chart(report: Report) -> str:
+    """A bar chart of failures per ISO week."""
+    return _bars(report, "Failures per ISO week", "failures", [w.failures for w in report.weeks])
 
 
 def tokens_chart(report: Report) -> str:
-    labels = ", ".join(f'"{w.week[5:]}"' for w in report.weeks)
-    bars = ", ".join(str(w.tokens) for w in report.weeks)
-    top = max([w.tokens for w in report.weeks] + [1])
-    return "\n".join(
-        [
-            "```mermaid",
-            "xychart-beta",
-            '    title "LLM tokens per ISO week"',
-            f"    x-axis [{labels}]",
-            f'    y-axis "tokens" 0 --> {top}',
-            f"    bar [{bars}]",
-            "```",
-        ]
-    )
+    return _bars(report, "LLM tokens per ISO week", "tokens", [w.tokens for w in report.weeks])
 
 
 def deciders_chart(report: Report) -> str:
