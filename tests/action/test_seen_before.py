@@ -351,8 +351,7 @@ def test_a_learned_pattern_that_decided_says_where_it_was_learned(tmp_path, gh):
     state.refs[REPO]["main"] = main
     run = act(tmp_path, server, facts, patterns="")
     body = comment(state, 7)
-    if "repo.learned.calc-add" not in body:
-        pytest.skip("the learned pattern did not decide (issue 28 item 2 is not in this tree)")
+    assert "repo.learned.calc-add" in body, "the learned pattern did not decide"
     assert run.outputs["decided-by"] == "pattern"
     line = "**Seen before:** learned pattern ` repo.learned.calc-add ` (learned from job 101 of run"
     assert line in body
