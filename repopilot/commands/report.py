@@ -31,6 +31,7 @@ from repopilot.settings import Settings
 
 DEFAULT_STORE = "seen.json"
 _REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+MAX_WEEKS = 1040  # twenty years: far more than the memory keeps, and a chart still drawn
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -144,15 +145,23 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             print(f"repopilot: warning: {line}", file=sys.stderr)
         if not traces.traces:
             print(f"repopilot: warning: {args.traces}: no usable trace", file=sys.stderr)
+    if args.weeks > MAX_WEEKS:
+        raise UsageError(f"--weeks {args.weeks}: at most {MAX_WEEKS}")
     records = _records(args, traces, settings)
-    report = build(
-        records,
-        traces.traces if traces is not None else (),
-        until=args.until or datetime.now(UTC).date(),
-        weeks=args.weeks,
-        top=args.top,
-        prices=prices,
-    )
+    until = args.until or datetime.now(UTC).date()
+    try:
+        report = build(
+            records,
+            traces.traces if traces is not None else (),
+            until=until,
+            weeks=args.weeks,
+            top=args.top,
+            prices=prices,
+        )
+    except OverflowError:
+        raise UsageError(
+            f"--until {until} --weeks {args.weeks}: the window leaves the calendar (years 1-9999)"
+        ) from None
     if args.format == "json":
         print(json.dumps(report.contract(), indent=2, ensure_ascii=False))
     elif args.format == "markdown":
