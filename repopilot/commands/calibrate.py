@@ -85,6 +85,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             raise UsageError(f"{d}: not a directory")
     if args.folds < 2:
         raise UsageError("--folds: at least 2")
+    if not args.l2 >= 0 or args.l2 == float("inf"):  # nan too
+        raise UsageError(f"--l2 {args.l2}: a penalty, a number >= 0")
+    if args.write is not None and not args.write.parent.is_dir():  # said before minutes of fit
+        raise UsageError(f"--write {args.write}: {args.write.parent} is not a directory")
     leave_out = not args.no_leave_out
     opts = Options(
         folds=args.folds, l2=args.l2, augment=leave_out, features=_features(args.features)
@@ -120,7 +124,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             "precision": opts.precision,
             "pooled": data["pooled"],
         }
-        args.write.write_text(cal.model.to_json(about), encoding="utf-8")
+        try:
+            args.write.write_text(cal.model.to_json(about), encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"--write {args.write}: {exc.strerror or exc}") from None
         data["written"] = str(args.write)
     bins = reliability([s for _, s in cal.pooled])
     print(json.dumps(data, indent=2) if args.format == "json" else "\n".join(render(data, bins)))
