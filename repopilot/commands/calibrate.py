@@ -39,10 +39,17 @@ from repopilot.settings import Settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("gha", type=Path, metavar="DIR_GHA")
-    parser.add_argument("labels", type=Path, metavar="LABELS.csv")
-    parser.add_argument("logchunks", type=Path, metavar="DIR_LOGCHUNKS")
-    parser.add_argument("chunks", type=Path, metavar="CHUNKS.csv")
+    parser.add_argument(
+        "gha", type=Path, metavar="DIR_GHA", help="labelled job logs (../shared/corpus/gha)"
+    )
+    parser.add_argument("labels", type=Path, metavar="LABELS.csv", help="their labels")
+    parser.add_argument(
+        "logchunks",
+        type=Path,
+        metavar="DIR_LOGCHUNKS",
+        help="LogChunks logs (../shared/corpus/logchunks)",
+    )
+    parser.add_argument("chunks", type=Path, metavar="CHUNKS.csv", help="their labelled chunks")
     parser.add_argument(
         "--write",
         type=Path,
@@ -52,9 +59,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help=f"write the fitted model (default path: the bundled {DATA.name})",
     )
-    parser.add_argument("--patterns", type=Path, default=None, metavar="DIR")
-    parser.add_argument("--folds", type=int, default=FOLDS)
-    parser.add_argument("--l2", type=float, default=L2)
+    parser.add_argument(
+        "--patterns",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the pattern library (default: the built-in one)",
+    )
+    parser.add_argument(
+        "--folds", type=int, default=FOLDS, help=f"repository-disjoint folds ({FOLDS})"
+    )
+    parser.add_argument("--l2", type=float, default=L2, help=f"the fit's L2 penalty ({L2})")
     parser.add_argument(
         "--no-leave-out",
         action="store_true",

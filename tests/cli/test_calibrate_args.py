@@ -30,3 +30,19 @@ def test_a_negative_or_nan_l2_is_refused(tmp_path, capsys, l2):
     assert main(_argv(tmp_path, "--l2", l2)) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--l2" in err
+
+
+def test_every_argument_is_explained_in_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["calibrate", "--help"])
+    out = capsys.readouterr().out
+    for name in (
+        "DIR_GHA ",
+        "LABELS.csv ",
+        "DIR_LOGCHUNKS ",
+        "CHUNKS.csv ",
+        "--folds FOLDS ",
+        "--l2 L2 ",
+    ):
+        line = next(x for x in out.splitlines() if x.strip().startswith(name.strip() + " "))
+        assert len(line.split(None, len(name.split()))) > len(name.split()), line
