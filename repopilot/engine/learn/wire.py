@@ -140,8 +140,31 @@ def _unanchored(regex: str) -> str:
     out = regex[1:] if regex.startswith("^") else regex
     out = out[3:] if out.startswith("\\s+") else out
     out = out[:-1] if out.endswith("$") and not out.endswith("\\$") else out
-    out = re.sub(r"(?<![\[^])\\s([+*])", r"[\\s\\x0b]\1", out)  # the space RE2's \s leaves out
-    return re.sub(r"\(\?P<\w+>", "(", out)
+    return _unicode(re.sub(r"\(\?P<\w+>", "(", out))
+
+
+# RE2's `\s`, `\w`, `\d` are ASCII, Python's are Unicode: the needle says what Python means
+# (or wider: it only selects lines for the regex to confirm).
+_WIDER = {"s": "^\\pL\\pN", "w": "\\pL\\pN_", "d": "\\pN"}
+
+
+def _unicode(regex: str) -> str:
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\" and i + 1 < len(regex):
+            k = regex[i + 1]
+            if k in _WIDER and not (in_class and k == "s"):
+                out.append(_WIDER[k] if in_class else f"[{_WIDER[k]}]")
+            else:
+                out.append(regex[i : i + 2])
+            i += 2
+            continue
+        in_class = (c == "[") if not in_class else c != "]"
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def to_yaml(data: dict[str, Any]) -> str:

@@ -4,7 +4,7 @@ Per repository, logs in build order (Travis build ids, Actions job ids grow with
 is classified with the built-in library alone and with what was learned from builds 0..k-1 on top;
 then a pattern is learned from build k's labelled line, whatever its verdict was (Actions: the
 key line; LogChunks: the chunk's most error-looking line by the fallback's generic score, the
-next ones when that is refused, up to three), widening an earlier learned pattern where the line
+next error-looking ones when that is refused, up to three), widening an earlier learned pattern where the line
 is the same failure (engine/learn/).
 
 Reported over the later builds (all but each repository's first): the share whose cause is in
@@ -146,7 +146,11 @@ def _labelled(case: Case) -> list[tuple[int, str]]:
     if case.category is not None:
         return got[:1]
     lines = [(n, t) for n, t in got if t.strip()][:LOOK]
-    return sorted(lines, key=lambda x: -score(Line(x[0], x[1], False), lo, 1 << 30))
+    return sorted(lines, key=lambda x: -_score(x, lo))
+
+
+def _score(line: tuple[int, str], lo: int) -> float:
+    return score(Line(line[0], line[1], False), lo, 1 << 30)
 
 
 def _key(case: Case, lines: list[tuple[int, str]]) -> str:
@@ -240,7 +244,10 @@ def _learn(
     fig.learn_tried += 1
     category: AssignedCategory = case.category if case.category else "other"  # type: ignore[assignment]
     why = f"{case.path.name}: no labelled line in the log"
-    for k, (n, _text) in enumerate(lines[:TRIES]):
+    # after the first, only lines that look like an error (a chunk that is a success summary
+    # or plain output has nothing else to learn)
+    tries = lines[:1] + [x for x in lines[1:TRIES] if _score(x, case.cause[0]) > 0]
+    for k, (n, _text) in enumerate(tries):
         req = LearnRequest(str(case.path), n, category)
         try:
             got = learn(req, library, lint)
