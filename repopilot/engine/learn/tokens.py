@@ -236,15 +236,34 @@ def _path(word: str, after: str, names: dict[str, int]) -> list[Piece]:
 
 
 def _merge(ps: list[Piece]) -> list[Piece]:
-    """Adjacent fixed pieces become one (a longer literal for the prefilter)."""
+    """Adjacent fixed pieces become one (a longer literal for the prefilter); adjacent classes
+    become one class that stops where the next piece starts (two classes side by side could
+    trade characters: a backtracking regex)."""
     out: list[Piece] = []
-    for p in ps:
+    for i, p in enumerate(ps):
         if out and p.kind == "fixed" and out[-1].kind == "fixed":
             last = out[-1]
             out[-1] = Piece("fixed", last.regex + p.regex, last.text + p.text)
+        elif out and p.kind == "class" and out[-1].kind == "class" and _solid(out[-1], p):
+            text = out[-1].text + p.text
+            nxt = ps[i + 1].text[:1] if i + 1 < len(ps) else ""
+            body = _stop(nxt, text)
+            named = p.regex.startswith("(?P<")
+            regex = f"(?P<{_group(p.regex)}>{body})" if named else body
+            out[-1] = Piece("class", regex, text, p.capture or out[-1].capture)
         else:
             out.append(p)
     return out
+
+
+def _solid(a: Piece, b: Piece) -> bool:
+    """Two classes of one run of non-space characters (not a quoted value, which has spaces)."""
+    return not any(c.isspace() for c in a.text + b.text) and a.text[:1] not in "'\"`‘“"
+
+
+def _group(regex: str) -> str:
+    """The name of the named group a class regex opens with."""
+    return regex[4 : regex.index(">")]
 
 
 END = "\\s*$"  # a whole line ends there (trailing blanks a log keeps and an example loses)

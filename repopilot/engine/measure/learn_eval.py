@@ -39,7 +39,7 @@ from repopilot.logs.textnorm import body
 from repopilot.records import AssignedCategory, Verdict
 
 TRIES = 3  # labelled lines tried to learn from, the next when one is refused
-LOOK = 12  # LogChunks: the chunk's first non-blank lines looked at for the labelled line
+LOOK = 20  # LogChunks: the chunk's first non-blank lines looked at for the labelled line
 SAME_FAILURE = (
     "the same failure: the chunk's first non-blank line (Actions: the key line), normalised by "
     "engine/verdict/baseline.normalise, equals an earlier build's"
