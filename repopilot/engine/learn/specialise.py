@@ -28,6 +28,9 @@ def _literal(p: Piece) -> Piece:
     return Piece("fixed", re.escape(p.text).replace("\\-", "-").replace("\\ ", " "), p.text)
 
 
+REDACTED = "[REDACTED:"  # safety/redact.py's mark (and line.scrub's)
+
+
 def volatile(p: Piece) -> bool:
     """A class for what changes from run to run (a number, a hash, a URL, a redaction mark, a
     timestamp's word) rather than a name the project chose."""
@@ -49,7 +52,12 @@ def next_keep(
     """`keep` with one more class made literal: the one leaving the fewest `conflicts` taken;
     None when no class is left or even the literal line takes them all (the same text)."""
     lines = list(conflicts)[:MAX_CONFLICTS]
-    left = [i for i, p in enumerate(ps) if p.kind == "class" and i not in keep]
+    # a redaction mark stands for text the pattern must not hold: it never becomes literal
+    left = [
+        i
+        for i, p in enumerate(ps)
+        if p.kind == "class" and i not in keep and REDACTED not in p.text
+    ]
     if not left or not lines:
         return None
     exact = regex_of(literal(ps, frozenset(range(len(ps)))), indented, whole)
