@@ -31,7 +31,6 @@ from repopilot.errors import InputError
 from repopilot.records import Verdict
 
 DATA = Path(__file__).with_name("calibration.json")
-LEARNED = "learned from "  # a learned pattern's `source:` (engine/learn)
 
 
 class CalibrationError(InputError):
@@ -66,7 +65,7 @@ class Model:
             return v
         f = features_of(seen, v)
         p = capped(self.probability(f), f)
-        if v.decided_by == "pattern" and p < self.threshold and not _learned(v, seen):
+        if v.decided_by == "pattern" and p < self.threshold and v.learned_from is None:
             return dataclasses.replace(v, confidence=p, decided_by="none", ambiguous=True)
         return dataclasses.replace(v, confidence=p)
 
@@ -95,15 +94,6 @@ def sigmoid(z: float) -> float:
         return 1.0 / (1.0 + math.exp(-z))
     e = math.exp(z)
     return e / (1.0 + e)
-
-
-def _learned(v: Verdict, seen: Seen) -> bool:
-    if v.learned_from is not None:
-        return True
-    return any(
-        h.pattern.id == v.pattern_id and str(h.pattern.spec.source).startswith(LEARNED)
-        for h in seen.hits
-    )
 
 
 def load(path: Path) -> Model:
