@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from repopilot.records import Origin, RejectReason, StepType, Verdict
 
@@ -97,6 +97,14 @@ class SeenFile(BaseModel):
     version: Literal[1] = 1
     records: list[SeenRecord] = Field(default_factory=list)
 
+    @classmethod
+    def parse(cls, raw: str | bytes) -> SeenFile:
+        """`seen.json`'s text as a SeenFile; ValueError with one line (where and what) otherwise."""
+        try:
+            return cls.model_validate_json(raw)
+        except ValidationError as exc:
+            raise ValueError(first_error(exc)) from None
+
 
 class SeenBefore(Record):
     """What the memory says about one failed job (issue 28), for the comment: earlier records
@@ -182,3 +190,10 @@ class RunTrace(BaseModel):
     outcome: str | None = None
     steps: list[AgentStep] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
+
+
+def first_error(exc: ValidationError) -> str:
+    """A validation error as one line: where (the dotted field path, or "top level") and what."""
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "top level"
+    return f"{where}: {err['msg']}"

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from repopilot.errors import TraceError
 from repopilot.records import StepType
-from repopilot.run_records import AgentStep, RunTrace
+from repopilot.run_records import AgentStep, RunTrace, first_error
 from repopilot.safety.redact import clean_for_model
 
 DEFAULT_DIR = ".runs"
@@ -131,9 +131,7 @@ def load(path: str | os.PathLike[str]) -> RunTrace:
     try:
         return RunTrace.model_validate_json(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "top level"
-        raise TraceError(f"{path}: not a RepoPilot trace ({where}: {err['msg']})") from None
+        raise TraceError(f"{path}: not a RepoPilot trace ({first_error(exc)})") from None
 
 
 def _seconds(trace: RunTrace) -> float | None:

@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from repopilot.action.llm_status import LLMStatus
-from repopilot.run_records import Rejection, TriageResult
+from repopilot.run_records import Rejection, TriageResult, first_error
 from repopilot.safety.redact import clean_for_model
 
 
@@ -80,9 +80,7 @@ def load(path: str | os.PathLike[str], repository: str, run_id: int) -> RunResul
     try:
         result = RunResult.model_validate_json(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "top level"
-        raise ResultFileError(f"result-file {path}: {where}: {err['msg']}") from exc
+        raise ResultFileError(f"result-file {path}: {first_error(exc)}") from exc
     if result.run_id != run_id or result.repository.lower() != repository.lower():
         raise ResultFileError(
             f"result-file {path}: it is for run {result.run_id} of {result.repository}, "

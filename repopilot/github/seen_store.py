@@ -35,7 +35,6 @@ from typing import Any
 import requests
 from github import GithubException
 from github.Repository import Repository
-from pydantic import ValidationError
 
 from repopilot.run_records import SeenFile, SeenRecord
 
@@ -84,16 +83,6 @@ class _File:
     sha: str | None  # the blob sha to PUT against; None: there is no file
     records: tuple[SeenRecord, ...] = ()
     corrupt: str | None = None  # why the file there is not a memory file
-
-
-def parse(raw: bytes) -> SeenFile:
-    """`seen.json`'s bytes as a SeenFile; ValueError with one line (where and what) otherwise."""
-    try:
-        return SeenFile.model_validate_json(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "top level"
-        raise ValueError(f"{where}: {err['msg']}") from None
 
 
 def dump(records: Sequence[SeenRecord]) -> str:
@@ -148,7 +137,7 @@ class SeenStore:
             return _File(sha, corrupt="it is larger than the contents API serves (1 MB)")
         try:
             raw = base64.b64decode(data["content"])
-            return _File(sha, tuple(parse(raw).records))
+            return _File(sha, tuple(SeenFile.parse(raw).records))
         except (ValueError, binascii.Error) as exc:
             return _File(sha, corrupt=str(exc).splitlines()[0][:200])
 

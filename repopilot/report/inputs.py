@@ -10,8 +10,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from repopilot.errors import TraceError, UsageError
 from repopilot.run_records import RunTrace, SeenFile
 from repopilot.trace import load
@@ -32,13 +30,9 @@ class Traces:
 def parse_store(raw: str | bytes, name: str) -> SeenFile:
     """The store from its text; UsageError `<name>: not a RepoPilot seen-before store (...)`."""
     try:
-        return SeenFile.model_validate_json(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "top level"
-        raise UsageError(
-            f"{name}: not a RepoPilot seen-before store ({where}: {err['msg']})"
-        ) from None
+        return SeenFile.parse(raw)
+    except ValueError as exc:
+        raise UsageError(f"{name}: not a RepoPilot seen-before store ({exc})") from None
 
 
 def load_store(path: str | os.PathLike[str]) -> SeenFile:
