@@ -90,11 +90,8 @@ def ranked(
     """The evidence lines: the candidates in order (novel ones first with a base log), each
     skipped when it repeats a line already chosen, at most `limit` lines."""
     units = [u for c in candidates if c.lines for u in _fresh_lead(c, base)]
-    units = [c for c in units if not c.more] + [c for c in units if c.more]
-    if base is not None:
-        units = [c for c in units if not base.has(c.lines[0].text)] + [
-            c for c in units if base.has(c.lines[0].text)
-        ]
+    # old ones (the green log prints their first line) last, then further hits of a chosen cause
+    units.sort(key=lambda c: (base is not None and base.has(c.lines[0].text), c.more))
     chosen = _Chosen()
     out: list[Line] = []
     for c in units:
