@@ -33,7 +33,7 @@ from repopilot.safety.redact import clean_for_model
 from repopilot.trace import load as load_trace
 
 MAX_SEEN_PRS = 5  # other PRs a job's SeenBefore names (the comment shows three)
-_LIMIT = 600  # characters of a stored signature; longer ones keep their start and a hash
+_LIMIT = 600  # characters of a stored signature; a longer one keeps its start
 _RUN_TAIL = re.compile(r"[0-9]+(?:/attempts/[0-9]+)?")  # what follows the runs prefix
 
 
