@@ -36,6 +36,7 @@ from typing import Literal
 from repopilot.engine.match.scan_result import Hit, ScanResult
 from repopilot.engine.verdict.job_end import tail_raw
 from repopilot.engine.verdict.passing import is_passing_test
+from repopilot.engine.verdict.survived import ENDS_PROGRAM
 from repopilot.evidence.runners import Closing, alternation, closing_lines, teardowns
 from repopilot.logs.reader import JobLog
 from repopilot.logs.textnorm import body, display
@@ -65,6 +66,14 @@ Level = Literal["job", "runner", "stated"]
 def died(text: str) -> bool:
     """Whether a display line says its program died (`_DIED`): no later summary covers it."""
     return _DIED.search(body(text)) is not None
+
+
+def program_died(hits: list[Hit], res: ScanResult) -> bool:
+    """Whether a program of the log died: a hit of a crash, kill or timeout pattern
+    (survived.ENDS_PROGRAM), or a hit or error-looking line that `died` reads."""
+    if any(h.pattern.spec.category in ENDS_PROGRAM or died(h.text) for h in hits):
+        return True
+    return any(died(t) for q in res.generic.values() for _, t, _ in q)
 
 
 @dataclass(frozen=True, slots=True)

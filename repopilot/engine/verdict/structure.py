@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from repopilot.engine.match.scan_result import Hit, ScanResult
-from repopilot.engine.verdict.closing import Word, died, teardown_lines, without
+from repopilot.engine.verdict.closing import Word, program_died, teardown_lines, without
 from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.reports import Ending, first_failure
 from repopilot.engine.verdict.steps import (
@@ -44,7 +44,6 @@ from repopilot.engine.verdict.steps import (
     span_at,
     steps_of,
 )
-from repopilot.engine.verdict.survived import ENDS_PROGRAM
 from repopilot.evidence.runners import alternation, runner_exit
 from repopilot.logs.reader import JobLog
 from repopilot.logs.textnorm import body
@@ -161,10 +160,7 @@ def _excerpt(
     plain = job.fmt not in ("gha", "ghcli")
     stated = [h.line for h in hits if plain or _decisive(h)] + _stated(res)
     if stated:
-        ended = any(h.pattern.spec.category in ENDS_PROGRAM or died(h.text) for h in hits) or any(
-            died(t) for q in res.generic.values() for _, t, _ in q
-        )
-        if not ended and word.passed(stated):
+        if not program_died(hits, res) and word.passed(stated):
             return _whole(res, False, "closed", tolerated, False, assume_failed)
         return _region(res, spans, max(stated), True, "stated", tolerated, False)
     closed = word.closed_failed()
