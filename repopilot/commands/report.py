@@ -48,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="OWNER/NAME",
         default=None,
         help="read the store through the GitHub API (GITHUB_TOKEN, GITHUB_API_URL) instead of "
-        "a file: the newest 200 records",
+        "a file: every record it keeps (the newest 1000)",
     )
     p.add_argument(
         "--traces",
@@ -115,16 +115,9 @@ def _records(
             raise UsageError("give --store FILE or --repo OWNER/NAME, not both")
         if not _REPO.fullmatch(args.repo):
             raise UsageError(f"--repo: expected OWNER/NAME, not {args.repo!r}")
-        from repopilot.github.memory_read import LIMIT, read_memory  # PyGithub only here
+        from repopilot.github.memory_read import read_memory  # PyGithub only here
 
-        records = list(read_memory(settings.github, args.repo))
-        if len(records) >= LIMIT:
-            print(
-                f"repopilot: note: the API reader gives the newest {LIMIT} records of "
-                f"{args.repo}'s memory; for all of them read the file (--store)",
-                file=sys.stderr,
-            )
-        return records
+        return list(read_memory(settings.github, args.repo))
     path = args.store or DEFAULT_STORE
     if args.store is None and traces is not None and traces.traces and not Path(path).exists():
         print(f"repopilot: warning: no {path}: tokens from the traces only", file=sys.stderr)

@@ -2,7 +2,8 @@
 
 Two requests against `GITHUB_API_URL` with the CLI's GitHub settings: the repository (so a wrong
 name or a token that cannot see it is said, not taken for an empty memory), then `seen.json` on
-`repopilot-memory` through github/seen_store.py's reader, which keeps the newest `LIMIT` records.
+`repopilot-memory` through github/seen_store.py's reader: every record the file holds (the
+writers keep the newest 1000), not the Action's newest 200.
 """
 
 from __future__ import annotations
@@ -12,15 +13,13 @@ from github import GithubException
 
 from repopilot.errors import UsageError
 from repopilot.github.client import ClientConfig, make_client
-from repopilot.github.seen_store import READ, WHERE, SeenStore
+from repopilot.github.seen_store import WHERE, SeenStore
 from repopilot.run_records import SeenRecord
 from repopilot.settings import GitHubSettings
 
-LIMIT = READ  # records the reader gives, the newest
-
 
 def read_memory(settings: GitHubSettings, full_name: str) -> tuple[SeenRecord, ...]:
-    """The memory's newest records (at most LIMIT, oldest first); none when nothing was recorded
+    """Every record of the memory (oldest first); none when nothing was recorded
     yet (no branch, no file). UsageError with one line when it cannot be read."""
     if not settings.token:
         raise UsageError(
@@ -46,7 +45,7 @@ def read_memory(settings: GitHubSettings, full_name: str) -> tuple[SeenRecord, .
             f"{full_name}: the GitHub API at {settings.api_url} could not be reached "
             f"({exc.__class__.__name__})"
         ) from None
-    loaded = SeenStore(repo, budget=1).read()
+    loaded = SeenStore(repo, budget=1).read(limit=None)
     if loaded.warning:
         raise UsageError(f"{full_name}: {loaded.warning}")
     return loaded.records

@@ -4,7 +4,9 @@
 The file is a `SeenFile` (repopilot/run_records.py), format version 1: `{"version": 1, "records":
 [...]}`, oldest first, one record per line (the history diffs by record); unknown fields ignored.
 
-- Read: `GET /contents/seen.json?ref=repopilot-memory`; the last `READ` (200) records are used.
+- Read: `GET /contents/seen.json?ref=repopilot-memory`; the last `READ` (200) records are used
+  by the Action's comment path, any other number (or all of them, `limit=None`) by a caller that
+  asks (`repopilot report` reads every record the file keeps).
 - Write: read the file and its blob sha, merge this run's records in by key (run id and job: a
   re-run's record replaces the earlier one), keep the last `KEEP` (1000) and at most `MAX_BYTES`,
   `PUT` with that sha. A stale sha (409, or 422 when the file appeared meanwhile) means another
@@ -60,7 +62,7 @@ _TROUBLE = (_Stop, GithubException, requests.RequestException, KeyError, TypeErr
 
 @dataclass(frozen=True)
 class Loaded:
-    """The newest records (at most READ, oldest first), or a warning saying why there are none
+    """The newest records (at most the reader's limit, oldest first), or a warning saying why there are none
     (a missing file is no warning: nothing was remembered yet)."""
 
     records: tuple[SeenRecord, ...] = ()
@@ -141,8 +143,9 @@ class SeenStore:
         except (ValueError, binascii.Error) as exc:
             return _File(sha, corrupt=str(exc).splitlines()[0][:200])
 
-    def read(self) -> Loaded:
-        """The last READ records; a corrupt file or an API failure is one warning."""
+    def read(self, limit: int | None = READ) -> Loaded:
+        """The last `limit` records (None: every record the file holds, at most KEEP when this
+        code wrote it); a corrupt file or an API failure is one warning."""
         try:
             found = self._fetch()
         except _TROUBLE as exc:
@@ -152,7 +155,8 @@ class SeenStore:
             return Loaded(warning=why, refused=refused)
         if found.corrupt:
             return Loaded(warning=_corrupt(found.corrupt))
-        return Loaded(found.records[-READ:])
+        kept = found.records
+        return Loaded(kept if limit is None else kept[max(0, len(kept) - limit) :])
 
     def append(self, new: Sequence[SeenRecord], message: str) -> Written:
         """Merge `new` into the file (module docstring); `message` is the commit's."""

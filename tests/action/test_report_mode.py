@@ -39,15 +39,3 @@ def test_no_memory_yet_is_a_short_report(tmp_path, gh):
     run = run_action(tmp_path, server.url, "schedule", SCHEDULE, mode="report")
     assert run.returncode == 0, run.stderr
     assert "No failures recorded from " in run.summary and "pie" not in run.summary
-
-
-def test_a_memory_that_cannot_be_read_fails_the_report_in_one_line(tmp_path, gh):
-    server, _ = gh
-    state = server.state
-    tree = state.git.tree_of_files({"seen.json": b"[1, 2"})
-    state.refs[REPO]["repopilot-memory"] = state.git.put_commit(tree, [], "by hand")
-    run = run_action(tmp_path, server.url, "schedule", SCHEDULE, mode="report")
-    assert run.returncode == 1
-    [error] = [line for line in run.stdout.splitlines() if line.startswith("::error::")]
-    assert error.startswith(f"::error::mode report: {REPO}: RepoPilot's memory ")
-    assert "Traceback" not in run.stderr
