@@ -21,7 +21,7 @@ from repopilot.action.handlers import Outcome
 from repopilot.errors import UsageError
 from repopilot.github.memory_read import read_memory
 from repopilot.github.seen_store import WHERE
-from repopilot.report.markdown import render_markdown
+from repopilot.report.markdown import render_markdown, runs_home
 from repopilot.report.tally import build
 from repopilot.run_records import SeenRecord
 from repopilot.settings import Settings
@@ -40,7 +40,9 @@ def report_outcome(settings: Settings) -> Outcome:
     records = _records(settings)
     report = build(records, until=datetime.now(UTC).date(), weeks=WEEKS)
     details: dict[str, object] = {"failures": report.failures, "signatures": report.signatures}
-    return Outcome("reported", render_markdown(report), details=details)
+    # links only to this repository's run pages: the memory branch is anyone-with-push's text
+    home = runs_home(settings.github.server_url, settings.github.repository)
+    return Outcome("reported", render_markdown(report, home), details=details)
 
 
 def _records(settings: Settings) -> tuple[SeenRecord, ...]:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from repopilot.errors import UsageError
 from repopilot.report.inputs import Traces, load_store, load_traces
-from repopilot.report.markdown import render_markdown
+from repopilot.report.markdown import render_markdown, runs_home
 from repopilot.report.records import Prices
 from repopilot.report.tally import build
 from repopilot.report.text import render_text
@@ -155,17 +155,19 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         raise UsageError(
             f"--until {until} --weeks {args.weeks}: the window leaves the calendar (years 1-9999)"
         ) from None
+    # --repo names the repository: only its run pages are linked (the store is untrusted text)
+    home = runs_home(settings.github.server_url, args.repo) if args.repo else None
     if args.format == "json":
         print(json.dumps(report.contract(), indent=2, ensure_ascii=False))
     elif args.format == "markdown":
-        print(render_markdown(report), end="")
+        print(render_markdown(report, home), end="")
     else:
         print(render_text(report))
     if args.summary and settings.github.step_summary:
         path = settings.github.step_summary
         try:
             with open(path, "a", encoding="utf-8") as out:
-                out.write(render_markdown(report).rstrip("\n") + "\n\n")
+                out.write(render_markdown(report, home).rstrip("\n") + "\n\n")
         except OSError as exc:
             raise UsageError(f"{path}: cannot append the job summary ({exc.strerror})") from None
     return 0

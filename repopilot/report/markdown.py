@@ -5,7 +5,8 @@ Two Mermaid charts (GitHub renders ```` ```mermaid ```` blocks in job summaries,
 files): an `xychart-beta` bar chart of failures per ISO week and a pie of who decided them, then
 the top signatures and the weeks as tables. The charts carry only numbers and labels made here;
 every text from the store (titles, signatures, categories) goes through comment/markdown's inert
-forms, and a link is kept only when it is an Actions run or job page.
+forms, and a link is kept only when it is an Actions run or job page (of this repository, when the
+caller knows it: `home`).
 """
 
 from __future__ import annotations
@@ -29,8 +30,18 @@ def _cell(markdown: str) -> str:
     return markdown.replace("|", "\\|")
 
 
-def _link(label: str, url: str | None) -> str:
-    return f"[{label}]({url})" if url and _URL.fullmatch(url) else ""
+def runs_home(server_url: str, repository: str) -> str:
+    """This repository's run pages' start, `https://github.com/OWNER/REPO/actions/runs/`."""
+    return f"{server_url.rstrip('/')}/{repository}/actions/runs/"
+
+
+def _link(label: str, url: str | None, home: str | None) -> str:
+    if not url or not _URL.fullmatch(url):
+        return ""
+    # the right shape on another host, or of another repository, is still someone else's page
+    if home is not None and not url.lower().startswith(home.lower()):
+        return ""
+    return f"[{label}]({url})"
 
 
 def _bars(report: Report, title: str, axis: str, values: list[int]) -> str:
@@ -67,11 +78,10 @@ def deciders_chart(report: Report) -> str:
     return "\n".join(["```mermaid", "pie title Decided by", *slices, "```"])
 
 
-def _row(n: int, row: SignatureRow) -> str:
+def _row(n: int, row: SignatureRow, home: str | None) -> str:
     prs = ", ".join(f"\\#{p}" for p in row.prs[:8]) + (" …" if len(row.prs) > 8 else "")
-    links = " ".join(
-        x for x in (_link("run", row.last_run_url), _link("job", row.last_job_url)) if x
-    )
+    pages = (_link("run", row.last_run_url, home), _link("job", row.last_job_url, home))
+    links = " ".join(x for x in pages if x)
     cells = [
         str(n),
         str(row.count),
@@ -113,7 +123,9 @@ def _weeks_table(report: Report) -> list[str]:
     return lines
 
 
-def render_markdown(report: Report) -> str:
+def render_markdown(report: Report, home: str | None = None) -> str:
+    """The report as Markdown; with `home` (`runs_home(...)`: the Action, `--repo`) a link is kept
+    only when it is a run or job page of that repository, else of any host (a local store)."""
     line = headline(report)
     out = ["## RepoPilot report", "", line[:1].upper() + line[1:] + "."]
     if report.failures:
@@ -133,7 +145,7 @@ def render_markdown(report: Report) -> str:
             "| # | failures | category | title | signature | last seen | PRs | default branch | latest |"
         )
         out.append("|---:|---:|---|---|---|---|---|---|---|")
-        out += [_row(n, row) for n, row in enumerate(report.top, 1)]
+        out += [_row(n, row, home) for n, row in enumerate(report.top, 1)]
     out += ["", "### LLM tokens per ISO week", ""]
     if report.tokens:
         out += [tokens_chart(report), ""]

@@ -1,8 +1,11 @@
 """The report's numbers, computed from the seen-before store's records and the run traces.
 
 Pure: records in, one frozen `Report` out; no file, clock or environment is read here (the command
-passes `until`, today by default). The window is the `weeks` ISO weeks (Monday to Sunday, UTC)
-ending with the week of `until`; records and traces outside it are left out.
+passes `until`, today by default). A record's text is the memory branch's, which anyone with push
+access can write: the rows carry it without invisible and bidi characters or HTML comments
+(safety/hygiene.py), so no form of the report shows text reordered or hidden. The window is the
+`weeks` ISO weeks (Monday to Sunday, UTC) ending with the week of `until`; records and traces
+outside it are left out.
 
 LLM tokens come from the traces when any is given (they split prompt and completion tokens, so a
 cost can be put on them); otherwise from the store's `llm_tokens`, a total only, so no cost. The
@@ -27,17 +30,20 @@ from repopilot.report.records import (
     Week,
 )
 from repopilot.run_records import RunTrace, SeenRecord
+from repopilot.safety.hygiene import sanitize
 
 _T = TypeVar("_T")
 
 
 def when(stamp: str) -> datetime | None:
-    """An ISO 8601 time as aware UTC (a naive one is taken as UTC); None when unreadable."""
+    """An ISO 8601 time as aware UTC (a naive one is taken as UTC); None when unreadable,
+    also when it leaves the calendar once taken to UTC (`9999-12-31T23:59:59-23:59`: a hand-made
+    record must cost only itself, not the report)."""
     try:
         at = datetime.fromisoformat(stamp.strip().replace("Z", "+00:00"))
-    except ValueError:
+        return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+    except (ValueError, OverflowError):
         return None
-    return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
 
 
 def week_of(day: date) -> str:
@@ -179,17 +185,19 @@ def _top(dated: list[tuple[datetime, SeenRecord]], limit: int) -> tuple[Signatur
             (
                 (-len(seen), -last_at.timestamp(), sig),
                 SignatureRow(
-                    signature=sig,
+                    signature=sanitize(sig),
                     count=len(seen),
-                    category=last.category,
-                    title=title,
+                    category=sanitize(last.category),
+                    title=sanitize(title),
                     decided_by=decider(last),
-                    pattern_id=last.pattern_id,
+                    pattern_id=sanitize(last.pattern_id) if last.pattern_id else None,
                     first_seen=seen[0][0].isoformat().replace("+00:00", "Z"),
                     last_seen=last_at.isoformat().replace("+00:00", "Z"),
                     prs=tuple(sorted({r.pr for _, r in seen if r.pr is not None})),
                     on_default=sum(1 for _, r in seen if r.on_default),
-                    default_branch=next((r.branch for _, r in seen if r.on_default), None),
+                    default_branch=next(
+                        (sanitize(r.branch) for _, r in seen if r.on_default), None
+                    ),
                     last_run_url=last.run_url,
                     last_job_url=last.job_url,
                 ),
