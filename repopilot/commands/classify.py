@@ -87,7 +87,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     # large gh files are split on the other cores while the library loads (engine/gh_ahead.py)
     ahead = gh_ahead.start(args.paths, processes(args.paths, args.jobs))
     classifier = load_classifier(engine.patterns, layers, not args.no_builtin, engine)
-    use_base_log(classifier, args.base_log)
+    use_base_log(classifier, args.base_log, args.base_log_passed)
     verdicts = classify_all(classifier, args.paths, args.assume_failed, args.jobs, ahead)
     for v in verdicts:
         for pid in v.timeouts:

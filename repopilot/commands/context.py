@@ -51,6 +51,7 @@ def windows(
     engine: EngineSettings | None = None,
     *,
     base_log: str | None = None,
+    base_log_passed: bool = False,
 ) -> list[ContextWindow]:
     """The window of every failed job in `paths`; UsageError (one line) for unusable input."""
     if budget < MIN_BUDGET:
@@ -59,7 +60,7 @@ def windows(
         classifier = load_classifier(patterns, layers, builtin, engine)
     except PatternError as exc:
         raise UsageError(str(exc)) from None
-    use_base_log(classifier, base_log)
+    use_base_log(classifier, base_log, base_log_passed)
     out: list[ContextWindow] = []
     for path in paths:
         try:
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         builtin,
         engine,
         base_log=args.base_log,
+        base_log_passed=args.base_log_passed,
     )
     if args.format == "json":
         json.dump({"results": [w.contract() for w in found]}, sys.stdout, ensure_ascii=False)

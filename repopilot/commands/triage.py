@@ -13,11 +13,13 @@ import sys
 from pathlib import Path
 
 from repopilot.agent.limits import Limits
+from repopilot.commands.base_log import add_argument as add_base_log
 from repopilot.commands.base_log import use_base_log
 from repopilot.commands.textout import use_colour
 from repopilot.commands.triage_text import render_text
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library.layers import add_layer_options
+from repopilot.engine.verdict.baseline import base_verdicts
 from repopilot.errors import LogError, TraceError, UsageError
 from repopilot.llm.base import LLM
 from repopilot.llm.factory import make_llm
@@ -49,11 +51,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the logs come from jobs known to have failed: never report no_failure",
     )
-    p.add_argument(
-        "--base-log",
-        metavar="PATH",
+    add_base_log(
+        p,
         help="a log of the same job on the base branch: report each failure's origin "
-        "(this_pr, base_branch, infra, undetermined)",
+        "(this_pr, base_branch, infra, undetermined); when it passed, lines it also prints are "
+        "not taken as the cause",
     )
 
 
@@ -87,8 +89,11 @@ def _escalation(args: argparse.Namespace, settings: Settings, llm: LLM | None) -
 def run(args: argparse.Namespace, settings: Settings) -> int:
     repo, llm, classifier = _setup(args, settings)
     how = _escalation(args, settings, llm)
-    origin = _base_log_origin(args.base_log, classifier) if args.base_log else None
-    use_base_log(classifier, args.base_log)  # a green base log also demotes the lines it prints
+    origin = (
+        _base_log_origin(args.base_log, classifier, args.base_log_passed) if args.base_log else None
+    )
+    # a green base log also demotes the lines it prints
+    use_base_log(classifier, args.base_log, args.base_log_passed)
     results: list[TriageResult] = []
     for path in args.paths:
         try:
@@ -128,10 +133,11 @@ def _print_trace_dir(results: list[TriageResult]) -> None:
         )
 
 
-def _base_log_origin(path: str, classifier: Classifier) -> OriginHook:
-    """Issue 14 offline: the origin of each failure, compared with `path` (the base branch)."""
+def _base_log_origin(path: str, classifier: Classifier, passed: bool = False) -> OriginHook:
+    """Issue 14 offline: the origin of each failure, compared with `path` (the base branch);
+    `passed` (`--base-log-passed`): that log's job passed, whatever it holds."""
     try:
-        base = classifier.classify_path(path)
+        base = base_verdicts(classifier, path, passed)
     except LogError as exc:
         raise UsageError(f"--base-log: {exc}") from None
     return base_log_hook(base, signature_text)

@@ -6,7 +6,8 @@ durations, hashes and UUIDs, temporary paths, ports and every other number (coun
 and byte counts). A failing log's pattern hits that the green log also holds are demoted: the
 engine prefers a hit that is new, and when every hit is old it looks for the first error-looking
 line that is new (the fallback over the new lines only). A base log that failed serves the origin
-decision (`triage`) and demotes nothing.
+decision (`triage`) and demotes nothing. Whether it passed: `green` (a GitHub log's end may say
+so despite tolerated errors, base_green.py), or the user's word (`--base-log-passed`).
 
 Without a base log, a line repeated many times in the same log (a retry loop, a warning per file)
 is weak evidence: `repeated` says which hit texts recur.
@@ -21,6 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from repopilot.engine.match.scan_result import ScanResult
+from repopilot.engine.verdict.base_green import ended_green
 from repopilot.logs.reader import JobLog, iter_lines, open_logs
 from repopilot.logs.textnorm import body
 from repopilot.records import BASELINE_NOTE, Verdict
@@ -88,16 +91,47 @@ def from_jobs(source: str, jobs: Iterable[JobLog]) -> Baseline:
     return Baseline(source, frozenset(keep))
 
 
+class _Scans(Protocol):
+    def scan(self, job: JobLog) -> ScanResult: ...
+
+
 class _Classifies(Protocol):
+    @property
+    def scanner(self) -> _Scans: ...
+
     def classify(self, job: JobLog, assume_failed: bool = False) -> Verdict: ...
 
 
-def base_from_path(classifier: _Classifies, path: str) -> Baseline | None:
-    """The base log at `path` as a Baseline when it passed (its passing jobs' lines), else None:
-    a failed base log only serves the origin decision. LogError for unusable input."""
+def green(classifier: _Classifies, job: JobLog) -> bool:
+    """Whether the base log's `job` passed: the failure rule finds no failure in it, or (a
+    GitHub log) its end says the job carried on past every failure it reported, as a
+    `continue-on-error` step or a command run with `|| true` leaves it (base_green.py)."""
+    if classifier.classify(job).category == "no_failure":
+        return True
+    return ended_green(job, classifier.scanner.scan(job))
+
+
+def base_verdicts(classifier: _Classifies, path: str, passed: bool = False) -> list[Verdict]:
+    """Each job's verdict of the base log at `path`, `no_failure` where that job passed by
+    `green` (or `passed`: the user's word), for the origin decision to compare with. LogError
+    for unusable input."""
+    out = []
+    for job in open_logs(path):
+        v = classifier.classify(job)
+        if v.failed and (passed or ended_green(job, classifier.scanner.scan(job))):
+            v = dataclasses.replace(v, category="no_failure", evidence=(), captures={})
+        out.append(v)
+    return out
+
+
+def base_from_path(classifier: _Classifies, path: str, passed: bool = False) -> Baseline | None:
+    """The base log at `path` as a Baseline when it passed (its passing jobs' lines, `green`),
+    else None: a failed base log only serves the origin decision. `passed`: the user says it
+    passed (`--base-log-passed`), so every job's lines count, unjudged. LogError for unusable
+    input."""
     jobs = open_logs(path)
-    passed = [j for j in jobs if classifier.classify(j).category == "no_failure"]
-    return from_jobs(path, passed) if passed else None
+    kept = jobs if passed else [j for j in jobs if green(classifier, j)]
+    return from_jobs(path, kept) if kept else None
 
 
 def repeated(texts: Iterable[str]) -> set[str]:

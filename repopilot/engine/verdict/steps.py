@@ -68,6 +68,11 @@ def carried_on(spans: list[StepSpan], after: StepSpan | None) -> bool:
     return False
 
 
+def is_script_step(name: str | None) -> bool:
+    """A `run:` step as the raw log names it (`Run <command>`), not an action's (`uses:`)."""
+    return (name or "").startswith("Run ") and not _ACTION_STEP.match(name or "")
+
+
 def span_key(span: StepSpan | None) -> int:
     return -1 if span is None else span.start
 
