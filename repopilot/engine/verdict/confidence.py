@@ -11,6 +11,7 @@ verdict stays `decided_by: pattern` only when P reaches the threshold; below it 
 guess: `decided_by: none` and `ambiguous` (so the LLM, when one is configured, gets to look),
 with the pattern's category, title, evidence and id kept as the best guess. A verdict from a
 pattern the repository learned (a maintainer named that line as the cause) stays decided. A
+line the passing base log prints too is at best even odds, so never decided. A
 category that is no pattern's own (the fallback's keyword guess, or one read from the failing
 step's command) keeps at most its own low confidence (`capped`), so it is always a guess; an
 `unknown` verdict claims no category, and its P is that of its evidence line.
@@ -79,11 +80,19 @@ class Model:
         return json.dumps(data, indent=2) + "\n"
 
 
+# A line the passing base log prints too did not fail the job by itself: whatever else the
+# verdict has for it, at best even odds (a rule, not fitted: the folds hold no base-log rows).
+OLD_LINE = 0.5
+
+
 def capped(p: float, f: Features) -> float:
-    """`p`, at most the verdict's own confidence when its category is no pattern's own (the
-    fallback's keyword guess, or one read from the failing step's command): the labels that
-    fitted the model name a category only on the gha corpus, where such verdicts hardly occur,
-    so the model cannot vouch for that category."""
+    """`p`, at most OLD_LINE when the green base log prints evidence[0] too (it is then never
+    decided), and at most the verdict's own confidence when its category is no pattern's own
+    (the fallback's keyword guess, or one read from the failing step's command): the labels
+    that fitted the model name a category only on the gha corpus, where such verdicts hardly
+    occur, so the model cannot vouch for that category."""
+    if f.in_base:
+        p = min(p, OLD_LINE)
     if (f.pattern and not f.recast) or f.unknown:  # `unknown` claims no category: P is its line's
         return p
     return min(p, f.prior_confidence)
