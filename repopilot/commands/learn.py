@@ -2,8 +2,11 @@
 [--id ID] [--out DIR] [--format yaml|json] [--patterns DIR ...] [--no-builtin]` (docs/CONTRACTS.md
 Contract 6): one pattern that makes line N of PATH the evidence of its verdict.
 
-Without `--out` it prints the pattern file; with it, writes `DIR/<id>.yaml`. When no safe
-pattern can be made it says why on stderr and exits 1.
+Without `--out` it prints the pattern file; with it, writes `DIR/<id>.yaml`, or, when DIR
+already holds a pattern with that id (the same failure widened), rewrites that one in its file:
+one pattern per id (engine/learn/placement.py). A learned pattern of DIR that the new example
+contradicts (it decides that log on another line) is removed from DIR. When no safe pattern can
+be made it says why on stderr and exits 1.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 
 from repopilot.commands.patterns import lint
 from repopilot.engine.learn.learner import Learned, LearnRefused, LearnRequest, learn, to_yaml
+from repopilot.engine.learn.placement import place
 from repopilot.engine.library.layers import load_layers
 from repopilot.engine.library.loader import Pattern
 from repopilot.errors import LogError, PatternError, UsageError
@@ -81,50 +85,54 @@ def run(args: argparse.Namespace, settings: object = None) -> int:
         return 1
     except LogError as exc:
         raise UsageError(str(exc)) from None
-    for gone in got.retired:  # the maintainer named another line: theirs is no reliable cause
-        where = next((p.source for p in library if p.id == gone), gone)
-        print(f"repopilot: note: learned pattern {gone} ({where}) decides this log on another "
-              "line: remove it, or the new pattern does not decide this log", file=sys.stderr)  # fmt: skip
     text = render(got, args.format)
+    taken: set[str] = set()
     if args.out is None:
         sys.stdout.write(text)
-        return 0
-    args.out.mkdir(parents=True, exist_ok=True)
-    old = _file_of(library, got.widened, args.out) if got.widened else None
-    if old is not None:
-        old.write_text(_replaced(old, got, args.format), encoding="utf-8")
-        print(f"repopilot: widened {got.id} in {old}", file=sys.stderr)
-        return 0
-    dest = args.out / f"{got.id}.yaml"  # JSON is YAML too: the library loads either
-    dest.write_text(text, encoding="utf-8")
-    print(f"repopilot: wrote {dest}", file=sys.stderr)
+    else:
+        taken = _write(args.out, got, text)
+    for gone in got.retired:  # the maintainer named another line: theirs is no reliable cause
+        if gone not in taken:  # not under --out (a --patterns directory): the user's to remove
+            print(f"repopilot: note: learned pattern {gone} ({_where(library, gone)}) decides "
+                  "this log on another line: remove it, or the new pattern does not decide this "
+                  "log", file=sys.stderr)  # fmt: skip
     return 0
 
 
-def _file_of(library: list[Pattern], pattern_id: str, out: Path) -> Path | None:
-    """The file under `out` that holds the learned pattern `pattern_id` (None: it is elsewhere,
-    e.g. under a --patterns directory, and the widened one goes to `out` as a new file)."""
-    for p in library:
-        if p.id == pattern_id:
-            path = Path(p.source.rsplit(":", 1)[0])
-            if path.is_file() and path.resolve().parent == out.resolve():
-                return path
-    return None
+def _write(out: Path, got: Learned, text: str) -> set[str]:
+    """`got` placed in `out` (engine/learn/placement.py), each change said on stderr; the ids of
+    the patterns taken out of it."""
+    out.mkdir(parents=True, exist_ok=True)
+    placed = place(_files(out), text, got.id, got.retired)
+    for name, new in placed.changes.items():
+        if new is None:
+            (out / name).unlink()
+        else:
+            (out / name).write_text(new, encoding="utf-8")
+    said = f"widened {got.id} in" if got.widened else "wrote"
+    print(f"repopilot: {said} {out / placed.target}", file=sys.stderr)
+    for pid, name in placed.removed:
+        why = "a second pattern with its id" if pid == got.id else (
+            "it decides this log on another line than the one you named")  # fmt: skip
+        print(f"repopilot: removed learned pattern {pid} from {out / name}: {why}",
+              file=sys.stderr)  # fmt: skip
+    return {pid for pid, _ in placed.removed}
 
 
-def _replaced(path: Path, got: Learned, fmt: str) -> str:
-    """The file's text with the widened pattern in place of the one with its id."""
-    import yaml
+def _files(out: Path) -> dict[str, str]:
+    """The pattern files directly in `out` (what the library loads from it), by name."""
+    paths = sorted(out.glob("*.yaml")) + sorted(out.glob("*.yml"))
+    found: dict[str, str] = {}
+    for path in paths:
+        try:
+            found[path.name] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"{path}: cannot read: {exc}") from None
+    return found
 
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    specs = data.get("patterns") if isinstance(data, dict) else None
-    new = got.data["patterns"][0]
-    if not isinstance(specs, list) or len(specs) <= 1:
-        return render(got, fmt)
-    data["patterns"] = [new if isinstance(x, dict) and x.get("id") == got.id else x for x in specs]
-    if fmt == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+def _where(library: list[Pattern], pattern_id: str) -> str:
+    return next((p.source for p in library if p.id == pattern_id), pattern_id)
 
 
 def render(got: Learned, fmt: str) -> str:
