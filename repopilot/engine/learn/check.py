@@ -2,7 +2,7 @@
 
 Each returns a reason (one line) when the pattern fails it, None when it passes. The order in
 `learner.py` is cheapest first: loading, the engine's safe route, the line itself, the library's
-`no_match` examples, the base logs, the own log, then a whole classification of the log.
+`no_match` examples, the lines every failure of a tool prints, the base logs, the own log, then a whole classification of the log.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from repopilot.engine.classify import Classifier
+from repopilot.engine.learn.generic import generic_lines
 from repopilot.engine.library.layers import layered
 from repopilot.engine.library.loader import Pattern, check_examples
 from repopilot.logs.reader import JobLog
@@ -68,6 +69,15 @@ def library_no_match(p: Pattern, library: Iterable[Pattern]) -> list[Taken]:
             if matches(p, text):
                 out.append(Taken(text, f"a no_match example of {q.id}: {line[:120]!r}"))
     return out
+
+
+_GENERIC = tuple((body(display(line)), where) for line, where in generic_lines())
+
+
+def generic_hits(p: Pattern) -> list[Taken]:
+    """The lines every failure of a tool prints (engine/learn/generic.py) that the pattern
+    takes: above every built-in pattern, it would decide each such failure on that line."""
+    return [Taken(text, f"{where}: {text[:120]!r}") for text, where in _GENERIC if matches(p, text)]
 
 
 def base_hits(p: Pattern, logs: Sequence[LogText]) -> list[Taken]:

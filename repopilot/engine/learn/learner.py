@@ -6,7 +6,8 @@ stay, what varies between occurrences becomes a class or a named capture, the wh
 When the repository already has a learned pattern of that category that the line almost matches
 (engine/learn/widen.py), that pattern is widened instead: one pattern per failure, not a pile.
 A pattern that takes lines it must not (other lines of its own log, a base log's, a library
-`no_match` example) is specialised one class at a time (engine/learn/specialise.py); it must end
+`no_match` example, a line every failure of a tool prints: engine/learn/generic.py) is
+specialised one class at a time (engine/learn/specialise.py); it must end
 up deciding the line as evidence[0] of its own log's verdict (engine/learn/check.py). When it
 cannot, `LearnRefused` says why.
 """
@@ -21,7 +22,7 @@ from typing import Any
 from repopilot.engine.learn import check, wire
 from repopilot.engine.learn.line import cut, refusal, scrub, wordy
 from repopilot.engine.learn.specialise import literal, next_keep, volatile
-from repopilot.engine.learn.tokens import Piece, pieces, regex_of
+from repopilot.engine.learn.tokens import Piece, fixed_words, pieces, regex_of
 from repopilot.engine.learn.widen import widen
 from repopilot.engine.library.layers import learned_from
 from repopilot.engine.library.loader import Pattern
@@ -34,6 +35,7 @@ from repopilot.safety.redact import clean_lines
 
 NEAR = 6  # lines either side looked at for `no_match` examples
 MAX_RETIRED = 2  # learned patterns a new example may contradict at once
+MIN_CUT_WORDS = 3  # fixed words the start of a cut line keeps (it is learned without its end)
 MAX_LINE = wire.MAX_LINE
 PRIORITY = wire.PRIORITY
 CONFIDENCE = wire.CONFIDENCE
@@ -123,6 +125,14 @@ def learn(
     ps = pieces(safe)
     if not _fixed_word(ps) and all(volatile(p) for p in ps if p.kind == "class"):
         raise LearnRefused(f"{req.path}:{req.line}: the line has no fixed text, only values")
+    if safe != scrubbed and fixed_words(ps) < MIN_CUT_WORDS:
+        # a cut line is learned as a prefix (no end anchor): `Traceback aaaa...` became
+        # `^Traceback`, which takes every Python traceback above every built-in pattern
+        raise LearnRefused(
+            f"{req.path}:{req.line}: a line of {len(scrubbed)} characters whose start before the "
+            f"cut ({safe[:60]!r}) has fewer than {MIN_CUT_WORDS} fixed words: it would take "
+            "every line that starts so"
+        )
     ctx = _Ctx(req, text, library, lint, [_log_text(b) for b in req.base_logs], own, job)
     source = f"{req.source_name or Path(req.path).name}:{req.line}"
     for q in library:  # the same failure learned before: widen that pattern
@@ -194,7 +204,11 @@ def _check(ctx: _Ctx, p: Pattern) -> _Outcome:
     why = check.safe_route(p)
     if why:
         return _Outcome(why)
-    for taken in (check.library_no_match(p, ctx.library), check.base_hits(p, ctx.bases)):
+    for taken in (
+        check.library_no_match(p, ctx.library),
+        check.generic_hits(p),
+        check.base_hits(p, ctx.bases),
+    ):
         if taken:
             return _Outcome(f"it matches {taken[0].where}", tuple(t.text for t in taken))
     hits = tuple(check.own_hits(p, ctx.own))
