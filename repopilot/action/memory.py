@@ -6,7 +6,7 @@ up there: records of OTHER pull requests and of the default branch become the jo
 `SeenBefore` (the comment's "Seen before" line, comment/seen.py), and the default branch's ones
 are one more fact of the origin decision (`OriginSetup.remembered`, origin/decide.py rule 4b).
 After the comment is posted (or, with no PR, summarized) this run's records are appended: one
-per failed job whose verdict has a signature, decided or not.
+per failed job whose verdict has a signature, decided or not, at most MAX_RUN_RECORDS per run.
 
 Input `memory` (REPOPILOT_MEMORY) `false` turns all of it off. A memory that cannot be read or
 written costs one `::warning::` line each, never the comment and never the run.
@@ -33,6 +33,7 @@ from repopilot.safety.redact import clean_for_model
 from repopilot.trace import load as load_trace
 
 MAX_SEEN_PRS = 5  # other PRs a job's SeenBefore names (the comment shows three)
+MAX_RUN_RECORDS = 20  # records one run adds (a tenth of what a reader uses: records_of)
 _LIMIT = 600  # characters of a stored signature; a longer one keeps its start
 _RUN_TAIL = re.compile(r"[0-9]+(?:/attempts/[0-9]+)?")  # what follows the runs prefix
 
@@ -193,7 +194,22 @@ def with_memory(setup: OriginSetup | None, memory: Memory | None) -> OriginSetup
 
 
 def records_of(found: RunResult, place: RunPlace, at: str) -> list[SeenRecord]:
-    """The memory's records for the failed jobs of one run."""
+    """The memory's records for the failed jobs of one run: at most MAX_RUN_RECORDS, one per
+    distinct signature first (in job order), then the other jobs in order. A fork's workflow
+    chooses how many jobs fail and how: unbounded, one run of a wide matrix would push every
+    other record out of the newest 200 a reader uses."""
+    made = _records(found, place, at)
+    first: dict[str, int] = {}
+    for i, r in enumerate(made):
+        first.setdefault(r.signature, i)
+    chosen = sorted(first.values())[:MAX_RUN_RECORDS]
+    taken = set(chosen)
+    rest = [i for i in range(len(made)) if i not in taken]
+    chosen = sorted(chosen + rest[: MAX_RUN_RECORDS - len(chosen)])
+    return [made[i] for i in chosen]
+
+
+def _records(found: RunResult, place: RunPlace, at: str) -> list[SeenRecord]:
     out = []
     for job in found.jobs:
         r = job.result
