@@ -14,6 +14,7 @@ from typing import Any
 from repopilot.engine.measure.evaluate import Outcome, Report
 from repopilot.engine.measure.reliability import (
     COST_NOTE,
+    Bin,
     Scored,
     bins_json,
     reliability,
@@ -43,6 +44,10 @@ def calibration_summary(report: Report) -> dict[str, Any]:
     }
 
 
+def _bin(b: dict[str, Any]) -> Bin:
+    return Bin(b["lo"], b["hi"], b["logs"], b["predicted"], b["observed"])
+
+
 def calibration_lines(report: Report, data: dict[str, Any]) -> list[str]:
     """The section as text lines."""
     n, d = data["logs"], data["decided"]
@@ -52,8 +57,9 @@ def calibration_lines(report: Report, data: dict[str, Any]) -> list[str]:
         f"  {'decided precision':<27} {prec}",
         f"  {'decided share':<27} {d}/{n} {100 * data['decided_share']:5.1f}%",
         f"  {'top-3 recall':<27} {data['top3']}/{n} {100 * data['top3_recall']:5.1f}%",
-        f"  {'ECE (10 bins)':<27} {data['ece']:.3f}",
+        f"  {'ECE (10 bins)':<27} {data['ece']:.3f} (a perfectly calibrated model on {n} logs: "
+        f"{data['ece_floor']:.3f})",
         f"  {'cost per failed log':<27} {data['cost']:.3f} ({data['cost_weights']})",
         "reliability (confidence vs share right):",
-        *table_lines(reliability([_scored(o) for o in report.outcomes])),
+        *table_lines([_bin(b) for b in data["reliability"]]),
     ]

@@ -23,7 +23,8 @@ def test_calibrate_prints_the_folds_and_writes_a_model(tmp_path, capsys):
     assert main(["calibrate", *ARGS, "--folds", "2", "--write", str(out_file)]) == 0
     out = capsys.readouterr().out
     assert "figures per repository-disjoint fold" in out
-    assert "  fold          logs  precision     share    top3    ECE cost  passing/FP" in out
+    assert "  fold          logs  precision     share    top3    ECE  floor cost  passing/FP" in out
+    assert "floor: the median ECE of a perfectly calibrated model" in out
     for line in ("  pooled ", "  uncalibrated ", "  left out ", "reliability (pooled", "per shape"):
         assert line in out
     assert f"written: {out_file}" in out

@@ -10,6 +10,7 @@ guesses: wrong decided = 3, not decided = 1, right decided = 0, per failed log.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,7 @@ BINS = 10
 PRECISION = 0.95
 COST_WRONG, COST_GUESS, COST_RIGHT = 3, 1, 0
 COST_NOTE = "wrong decided = 3, guess = 1, right decided = 0, per failed log"
+FLOOR_SAMPLES = 200  # draws behind ece_floor's median
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,7 @@ class Summary:
     top3: int
     ece: float
     cost: float
+    ece_floor: float = 0.0  # the ECE a perfectly calibrated model shows on as many rows
 
     @property
     def precision(self) -> float:
@@ -70,6 +73,7 @@ class Summary:
             "top3": self.top3,
             "top3_recall": round(self.top3_recall, 4),
             "ece": round(self.ece, 4),
+            "ece_floor": round(self.ece_floor, 4),
             "cost": round(self.cost, 4),
         }
 
@@ -99,6 +103,20 @@ def ece(rows: Sequence[Scored], bins: int = BINS) -> float:
     if not rows:
         return 0.0
     return sum(b.count * abs(b.predicted - b.observed) for b in reliability(rows, bins)) / len(rows)
+
+
+def ece_floor(rows: Sequence[Scored], bins: int = BINS, samples: int = FLOOR_SAMPLES) -> float:
+    """The median ECE of a perfectly calibrated model on rows of these confidences (each drawn
+    right with probability p; a fixed seed, so the same figure every run). Binning a few hundred
+    rows leaves an ECE well above 0 even when every p is exact: an ECE near this floor is as
+    calibrated as this many rows can show."""
+    if not rows:
+        return 0.0
+    draw = random.Random(0)
+    got = sorted(
+        ece([Scored(r.p, draw.random() < r.p) for r in rows], bins) for _ in range(samples)
+    )
+    return got[len(got) // 2]
 
 
 def threshold_for(rows: Iterable[Scored], precision: float = PRECISION) -> float:
@@ -138,6 +156,7 @@ def summarise(rows: Sequence[Scored]) -> Summary:
         top3=sum(1 for r in rows if r.top3),
         ece=ece(rows),
         cost=cost / len(rows) if rows else 0.0,
+        ece_floor=ece_floor(rows),
     )
 
 

@@ -40,6 +40,7 @@ def test_json_has_the_calibration_figures(capsys):
     assert cal["logs"] == data["logs"] == 2
     assert cal["right_means"] == "evidence[0] inside the labelled chunk"
     assert 0.0 <= cal["ece"] <= 1.0 and cal["top3_recall"] == cal["top3"] / 2
+    assert 0.0 <= cal["ece_floor"] <= 1.0
     assert sum(b["logs"] for b in cal["reliability"]) == 2
     assert data["decided_precision"] == cal["decided_precision"]
     assert {t["metric"] for t in data["targets"]} >= {"decided", "decided_precision"}
