@@ -43,6 +43,8 @@ from repopilot.records import CATEGORIES
 from repopilot.safety.redact import clean_for_model
 
 LEARN_MARK = re.compile(r"<!-- repopilot-learn:(\{.*?\}) -->")
+MAX_OFFERS = 3  # jobs of one run whose log is read again to offer a pattern
+MAX_LEARN_LOG = 32 * 1024 * 1024  # bytes: a larger log is learned from with the CLI, not in a run
 
 
 def safe_for_engine(p: Pattern) -> str | None:
@@ -110,6 +112,9 @@ class Offer:
     line: int
     category: str
     yaml: str
+    # learned patterns this one contradicts (they decide that log on another line): the pull
+    # request takes them out (action/learn_command.py)
+    retired: tuple[str, ...] = ()
 
     @property
     def sha256(self) -> str:
@@ -129,26 +134,31 @@ def _wanted(result: Any) -> bool:
 
 
 def offers(repo: Repository, found: RunResult, library: list[Pattern]) -> list[Offer]:
-    """A learnable pattern for each job the LLM diagnosed or the engine only guessed; a job whose
-    key line yields no safe pattern gets none (its log is read again, through the API)."""
+    """A learnable pattern for each job the LLM diagnosed or the engine only guessed (the first
+    MAX_OFFERS such jobs); a job whose key line yields no safe pattern, or whose log is larger
+    than MAX_LEARN_LOG, gets none (its log is read again, through the API)."""
     out: list[Offer] = []
+    # a fork's workflow chooses how many jobs fail and how large their logs are, and each try
+    # reads a log again and runs the learner over all of it before the comment is posted
+    wanted = [job for job in found.jobs if _wanted(job.result)][:MAX_OFFERS]
     workdir = fresh_workdir()
     try:
-        for job in found.jobs:
-            if not _wanted(job.result):
-                continue
+        for job in wanted:
             v = job.result.verdict
             line = v.evidence[0].line
             category = v.category if v.category in CATEGORIES else "other"
             try:
-                log = fetch_job_log(repo, FailedJob(job.id, job.name, "failure", None), workdir)
+                failed = FailedJob(job.id, job.name, "failure", None)
+                log = fetch_job_log(repo, failed, workdir, MAX_LEARN_LOG)
+                if log.truncated:
+                    continue  # larger than a run learns from (the CLI can)
                 req = LearnRequest(str(log.path), line, category,  # type: ignore[arg-type]
                                    source_name=f"job {job.id} of run {found.run_id}")  # fmt: skip
                 got = learn(req, library, lint_one)
             except (InputError, GithubException, OSError):
                 continue
             out.append(Offer(f"learn-{job.id}-{line}", job.id, job.name, line, category,
-                             to_yaml(got)))  # fmt: skip
+                             to_yaml(got), got.retired))  # fmt: skip
     finally:
         cleanup(workdir)
     return out
@@ -167,6 +177,7 @@ def _marker(found: RunResult, pr: int | None, made: list[Offer], key: str | None
                 "line": o.line,
                 "category": o.category,
                 "sha256": o.sha256,
+                **({"retired": list(o.retired)} if o.retired else {}),
             }
             for o in made
         ],  # fmt: skip

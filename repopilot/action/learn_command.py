@@ -23,11 +23,13 @@ from repopilot.commands.learn import lint_one
 from repopilot.comment.command import LearnCommand
 from repopilot.comment.marker import Marker, parse_marker, verify_marker
 from repopilot.engine.learn.learner import LearnRequest, learn, to_yaml
+from repopilot.engine.learn.placement import Placed, place
 from repopilot.engine.library.loader import load_file
 from repopilot.errors import InputError
 from repopilot.github.client import GithubException, Repository
 from repopilot.github.events import CommentEvent
-from repopilot.github.learn_api import open_pattern_pull
+from repopilot.github.learn_api import fetch_patterns
+from repopilot.github.learn_pull import open_learn_pull
 from repopilot.github.prs import bot_comments
 from repopilot.github.roles import refusal
 from repopilot.github.runs import FailedJob, cleanup, failed_jobs, fetch_job_log, fresh_workdir
@@ -71,15 +73,18 @@ def on_learn(
         if cmd.offer_id is not None:
             full = (event.repository.full_name or "").lower()
             offers = _learn_marker(body, event.issue.number, full, cfg)
-            text = _offered(offers, body, cmd.offer_id)
+            text, retired = _offered(offers, body, cmd.offer_id)
         else:
-            text = _relearn(repo, marker.run_id, cmd, cfg)
+            text, retired = _relearn(repo, marker.run_id, cmd, cfg)
         pattern_id = _check_pattern(text)
         if cfg.dry_run:
             return LearnDone("would-learn", f"Dry run: `{said}` passed every check.")
         try:
-            pull = open_pattern_pull(repo, pattern_id, text, f"RepoPilot: learn pattern {pattern_id}",
-                                     _pull_body(event, pattern_id))  # fmt: skip
+            # one pattern per id, the contradicted learned ones out (engine/learn/placement.py)
+            placed = _placed(repo, text, pattern_id, retired)
+            pull = open_learn_pull(repo, pattern_id, placed.changes,
+                                   f"RepoPilot: learn pattern {pattern_id}",
+                                   _pull_body(event, pattern_id) + _removals(placed, pattern_id))  # fmt: skip
         except GithubException as exc:
             raise _Refused(
                 f"GitHub did not let RepoPilot open the pull request ({exc.status})"
@@ -139,7 +144,8 @@ def _learn_marker(body: str, number: int, full: str, cfg: LearnConfig) -> dict[s
     return data
 
 
-def _offered(marker: dict[str, Any], body: str, offer_id: str) -> str:
+def _offered(marker: dict[str, Any], body: str, offer_id: str) -> tuple[str, tuple[str, ...]]:
+    """The offered pattern's text, and the learned patterns it retires (the offer's record)."""
     offer = next((o for o in marker.get("offers", []) if o.get("id") == offer_id), None)
     if offer is None:
         raise _Refused(f"no learnable pattern `{offer_id}` in the RepoPilot comment")
@@ -157,10 +163,15 @@ def _offered(marker: dict[str, Any], body: str, offer_id: str) -> str:
         raise _Refused(
             "the pattern in the comment does not match the hash recorded when it was offered"
         )
-    return text
+    retired = offer.get("retired")
+    if not isinstance(retired, list):
+        return text, ()
+    return text, tuple(r for r in retired if isinstance(r, str))
 
 
-def _relearn(repo: Repository, run_id: int, cmd: LearnCommand, cfg: LearnConfig) -> str:
+def _relearn(
+    repo: Repository, run_id: int, cmd: LearnCommand, cfg: LearnConfig
+) -> tuple[str, tuple[str, ...]]:
     """`/repopilot learn <job id> L<line> [category]`: the job's log, read again through the API."""
     category = cmd.category or "other"
     if category not in CATEGORIES:
@@ -180,7 +191,8 @@ def _relearn(repo: Repository, run_id: int, cmd: LearnCommand, cfg: LearnConfig)
         req = LearnRequest(str(log.path), int(cmd.line or 0), category,  # type: ignore[arg-type]
                            source_name=f"job {job_id} of run {run_id}")  # fmt: skip
         try:
-            return to_yaml(learn(req, library, lint_one))
+            got = learn(req, library, lint_one)
+            return to_yaml(got), got.retired
         except InputError as exc:
             raise _Refused(str(exc).replace(str(log.path), f"job {job_id}")) from None
     finally:
@@ -204,6 +216,29 @@ def _check_pattern(text: str) -> str:
     if why:
         raise _Refused(f"the pattern is not safe for the engine: {why}")
     return loaded[0].id
+
+
+def _placed(repo: Repository, text: str, pattern_id: str, retired: tuple[str, ...]) -> Placed:
+    """The changes to the default branch's `.github/repopilot/patterns/` (GithubException
+    when it cannot be read: the caller's refusal)."""
+    with tempfile.TemporaryDirectory(prefix="repopilot-learn-dir-") as tmp:
+        fetched = fetch_patterns(repo, Path(tmp))
+        files = {f.name: f.read_text(encoding="utf-8", errors="replace") for f in fetched.files}
+    return place(files, text, pattern_id, retired)
+
+
+_DUPLICATE = "a second pattern with this id"
+_CONTRADICTED = "it decided that failure on another line than the one named"
+
+
+def _removals(placed: Placed, pattern_id: str) -> str:
+    """What the pull request takes out, for its description."""
+    lines = [
+        f"\n- removes `{pid}` from `{name}`: "
+        + (_DUPLICATE if pid == pattern_id else _CONTRADICTED)
+        for pid, name in placed.removed
+    ]
+    return "\n" + "".join(lines) if lines else ""
 
 
 def _pull_body(event: CommentEvent, pattern_id: str) -> str:
