@@ -126,7 +126,10 @@ def _find_marker(repo: Repository, event: CommentEvent, cfg: LearnConfig) -> tup
 
 
 def _learn_marker(body: str, number: int, full: str, cfg: LearnConfig) -> dict[str, Any]:
-    m = LEARN_MARK.search(body)
+    # the LAST marker: the learning section is appended after everything else the comment
+    # shows, and what comes before it holds text shown verbatim (a proposal's diff) that may
+    # copy a marker (with other offers, or patterns to retire)
+    m = next(reversed(list(LEARN_MARK.finditer(body))), None)
     data = None
     if m is not None:
         try:
@@ -150,7 +153,7 @@ def _offered(marker: dict[str, Any], body: str, offer_id: str) -> tuple[str, tup
     if offer is None:
         raise _Refused(f"no learnable pattern `{offer_id}` in the RepoPilot comment")
     anchor = f"<!-- repopilot-learn-yaml:{offer_id} -->\n"
-    at = body.find(anchor)
+    at = body.rfind(anchor)  # the section's own, after any copy (see _learn_marker)
     m = (
         re.compile(r"(`{3,})yaml\n(.*?\n)\1(?:\n|$)", re.DOTALL).match(body, at + len(anchor))
         if at >= 0
