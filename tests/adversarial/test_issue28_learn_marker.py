@@ -17,7 +17,7 @@ import re
 import pytest
 
 from repopilot.comment import markdown as md
-from tests.action.test_learn_placement_action import CAUSE, _log, _on_main, _pull_files, world
+from tests.action.test_learn_placement_action import _log, _on_main, _pull_files, world
 from tests.loopback.github_action import BOT, comment_event, run_action, run_event, seed
 
 pytestmark = pytest.mark.integration
@@ -80,9 +80,3 @@ def test_a_forged_learning_marker_in_a_diff_retires_nothing(world):
     assert "keep.yaml" in files and "team.keep-me" in files["keep.yaml"]
     [pull] = state.fork_pulls
     assert "keep-me" not in pull["body"]
-
-
-def test_cause_line_is_what_the_offer_names():
-    """(The fixture's log puts the cause where the imported constant says.)"""
-    text = _log("1.4.0", "1.3.9", "CHANGELOG").decode().splitlines()[CAUSE - 1]
-    assert "the versions differ" in text
