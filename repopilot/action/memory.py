@@ -36,6 +36,12 @@ MAX_SEEN_PRS = 5  # other PRs a job's SeenBefore names (the comment shows three)
 MAX_RUN_RECORDS = 20  # records one run adds (a tenth of what a reader uses: records_of)
 _LIMIT = 600  # characters of a stored signature; a longer one keeps its start
 _RUN_TAIL = re.compile(r"[0-9]+(?:/attempts/[0-9]+)?")  # what follows the runs prefix
+# What starts a run of the default branch's own code by its writers or a clock. Others run on it
+# too (pull_request_target, issue_comment, workflow_run, ...: head branch = the default branch,
+# head repository = this one, no PR in the payload), but a fork's PR or any commenter started
+# them and chose what fails: taken for the default branch, a fork could make every PR failing
+# that way "not caused by this PR" (origin rule 4b). "": a payload that does not say.
+OWN_TRIGGERS = frozenset({"push", "schedule", "workflow_dispatch", "repository_dispatch", ""})
 
 
 def stored_signature(signature: str) -> str:
@@ -74,7 +80,8 @@ class RunPlace:
         own = head is None or (repo.full_name or "").lower() == head.lower()
         default = repo.default_branch or ""
         branch = run.head_branch or ""
-        on_default = stub is None and own and bool(default) and branch == default
+        mine = run.event in OWN_TRIGGERS  # not a fork's PR or a commenter on the default branch
+        on_default = stub is None and own and mine and bool(default) and branch == default
         return cls(stub, branch, default, on_default, run.id, run.html_url or "", run.head_sha)
 
     def other(self, record: SeenRecord) -> bool:

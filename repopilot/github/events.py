@@ -73,6 +73,7 @@ class WorkflowRun(_Loose):
     head_commit: HeadCommit | None = None
     actor: Account | None = None
     triggering_actor: Account | None = None
+    event: str = ""  # what started the run: push, pull_request, schedule, ... ("" when unsaid)
 
 
 class RunEvent(_Loose):
@@ -179,6 +180,7 @@ def ci_run_event(name: str, data: dict[str, Any], github: GitHubSettings) -> Run
         "conclusion": "failure",
         "html_url": f"{server_url.rstrip('/')}/{full}/actions/runs/{run_id}",
         "actor": data.get("sender"),
+        "event": name,
     }
     if name == "pull_request":
         pr = data.get("pull_request") or {}

@@ -7,6 +7,12 @@ against the loopback GitHub, whose contents API keeps `seen.json` on `repopilot-
   a reader uses only the newest 200, so one push of a fork erased every other PR's and the default
   branch's memory ("seen before" and origin rule 4b gone for everyone). A run now adds at most
   `MAX_RUN_RECORDS`, one per distinct signature first.
+- A default branch that is not one: a `pull_request_target` (or `issue_comment`, ...) run of the
+  watched workflow has the default branch as its head branch, this repository as its head
+  repository and no PR in the payload, but a fork's PR (or any commenter) started it and chose
+  what fails. It was recorded as the default branch failing, so every later PR failing that way
+  heard "on `main` since ..." and got origin `base_branch`: "not caused by this PR". Only runs
+  started by a push, a schedule or a writer's dispatch are the default branch's.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import dataclasses
 import pytest
 
 from repopilot.action.memory import MAX_RUN_RECORDS
-from tests.action.test_seen_before import JOB, act, add_pr, comment, memory
+from tests.action.test_seen_before import JOB, act, add_pr, comment, memory, push_on_main
 from tests.loopback.github_action import LOG, STEPS, Facts
 
 pytestmark = pytest.mark.integration
@@ -71,3 +77,33 @@ def test_a_run_with_few_failed_jobs_records_each(tmp_path, gh):
     few = _flood_run(state, facts, 9, 702, 3, distinct=True)
     act(tmp_path, server, dataclasses.replace(few))
     assert len([r for r in memory(state) if r["run_id"] == 702]) == 3
+
+
+@pytest.mark.parametrize("trigger", ["pull_request_target", "issue_comment", "workflow_run"])
+def test_a_run_others_started_on_the_default_branch_is_not_the_default_branch(
+    tmp_path, gh, trigger
+):
+    server, facts = gh
+    state = server.state
+    main, ev = push_on_main(state, facts)
+    ev["workflow_run"]["event"] = trigger
+    act(tmp_path / "target", server, main, ev)
+    [rec] = memory(state)
+    assert rec["on_default"] is False
+    run = act(tmp_path / "pr", server, facts)
+    assert run.outputs["origin"] != "base_branch"
+    assert "since" not in comment(state, 7)
+
+
+@pytest.mark.parametrize("trigger", ["push", "schedule", "workflow_dispatch"])
+def test_a_push_or_a_schedule_on_the_default_branch_is_the_default_branch(tmp_path, gh, trigger):
+    """The control: these run the default branch's own code, started by its writers or a clock."""
+    server, facts = gh
+    state = server.state
+    main, ev = push_on_main(state, facts)
+    ev["workflow_run"]["event"] = trigger
+    act(tmp_path / "main", server, main, ev)
+    [rec] = memory(state)
+    assert rec["on_default"] is True
+    run = act(tmp_path / "pr", server, facts)
+    assert run.outputs["origin"] == "base_branch"
