@@ -51,6 +51,11 @@ def stored_signature(signature: str) -> str:
     return text if len(text) <= _LIMIT else text[:_LIMIT]
 
 
+def stored_text(text: str) -> str:
+    """A title, branch or job name as a record stores it: cleaned, redacted, 200 characters."""
+    return clean_for_model(text).text[:200]
+
+
 def job_signature(result: TriageResult) -> str | None:
     """The failure's signature as the origin decision computed it (the deterministic verdict's),
     else the verdict's own; None when it has none (an unreadable log)."""
@@ -94,7 +99,8 @@ class RunPlace:
             return False  # another branch's push: not what the comment tells
         if self.pr is not None:
             return record.pr != self.pr
-        return self.on_default or record.branch != self.branch  # a fork's PR: by its branch
+        # a fork's PR: by its branch, as the memory stores it (cleaned and cut)
+        return self.on_default or record.branch != stored_text(self.branch)
 
 
 class Memory:
@@ -231,13 +237,13 @@ def _records(found: RunResult, place: RunPlace, at: str) -> list[SeenRecord]:
                 decided_by=v.decided_by,
                 pattern_id=v.pattern_id,
                 learned=v.learned_from is not None,
-                title=clean_for_model(v.title).text[:200],
+                title=stored_text(v.title),
                 pr=None if place.on_default else place.pr,
-                branch=clean_for_model(place.branch).text[:200],
+                branch=stored_text(place.branch),
                 on_default=place.on_default,
                 run_id=found.run_id,
                 run_url=found.run_url or place.run_url,
-                job=clean_for_model(job.name).text[:200],
+                job=stored_text(job.name),
                 job_url=job.html_url,
                 head_sha=found.head_sha,
                 at=at,

@@ -22,8 +22,17 @@ import dataclasses
 import pytest
 
 from repopilot.action.memory import MAX_RUN_RECORDS
-from tests.action.test_seen_before import JOB, act, add_pr, comment, memory, push_on_main
-from tests.loopback.github_action import LOG, STEPS, Facts
+from tests.action.test_seen_before import (
+    JOB,
+    act,
+    add_pr,
+    add_run,
+    comment,
+    event,
+    memory,
+    push_on_main,
+)
+from tests.loopback.github_action import FORK, LOG, STEPS, Facts
 
 pytestmark = pytest.mark.integration
 
@@ -107,3 +116,31 @@ def test_a_push_or_a_schedule_on_the_default_branch_is_the_default_branch(tmp_pa
     assert rec["on_default"] is True
     run = act(tmp_path / "pr", server, facts)
     assert run.outputs["origin"] == "base_branch"
+
+
+def _from_fork(ev: dict) -> None:
+    head = ev["workflow_run"]["head_repository"]
+    head.update(full_name=FORK)
+    head["owner"]["login"] = FORK.split("/")[0]
+
+
+def test_a_forks_own_earlier_run_is_not_another_pr(tmp_path, gh):
+    """A fork's run names no PR, so its own records are told apart by branch, which the memory
+    stores cleaned and cut to 200 characters: a longer branch name (git allows 255) made the
+    fork's PR read its own earlier failure as "also failed on PR #7" in its own comment."""
+    server, facts = gh
+    state = server.state
+    long = "fix/" + "x" * 230
+    state.pulls[7].update(head_repo=FORK, head_ref=long)
+    state.refs[FORK] = {"main": facts.base_sha, long: facts.head_sha}
+    ev = event(facts, branch=long, pr=False)
+    _from_fork(ev)
+    act(tmp_path / "first", server, facts, ev)
+    [rec] = memory(state)
+    assert rec["pr"] == 7 and len(rec["branch"]) == 200
+    again = dataclasses.replace(facts, run_id=557, job_id=5570)
+    add_run(state, 557, facts.head_sha)
+    ev = event(again, branch=long, pr=False)
+    _from_fork(ev)
+    act(tmp_path / "again", server, again, ev)
+    assert "also failed on PR #7" not in comment(state, 7)
