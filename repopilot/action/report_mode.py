@@ -5,10 +5,9 @@ through the API with the job's token (`contents: read`), every record it keeps, 
 over the last `WEEKS` ISO weeks, ending with today's, becomes the job summary, in the Markdown
 `repopilot report --format markdown` prints. Nothing is written to the repository.
 
-RepoPilot never fails the workflow it serves: no memory yet is a short "no failures recorded"
-report; a memory that cannot be read (a refused token, an unknown repository, an unreachable API,
-a corrupt `seen.json`) is one `::warning::` line saying what and where, and the same empty report,
-exit 0. `memory: false` (or `REPOPILOT_MEMORY=false`) reads nothing: the summary says so in one
+RepoPilot never fails the workflow it serves: a memory that is not there yet, or cannot be read
+(a refused token, an unknown repository, an unreachable API, a corrupt `seen.json`), is one
+`::warning::` line saying what and where, and the short "no failures recorded" report, exit 0. `memory: false` (or `REPOPILOT_MEMORY=false`) reads nothing: the summary says so in one
 line.
 """
 
@@ -19,7 +18,7 @@ from datetime import UTC, datetime
 from repopilot.action import runner
 from repopilot.action.handlers import Outcome
 from repopilot.errors import UsageError
-from repopilot.github.memory_read import read_memory
+from repopilot.github.memory_read import read_loaded
 from repopilot.github.seen_store import WHERE
 from repopilot.report.markdown import render_markdown, runs_home
 from repopilot.report.tally import build
@@ -52,7 +51,13 @@ def _records(settings: Settings) -> tuple[SeenRecord, ...]:
         runner.warning(f"RepoPilot: mode report: GITHUB_REPOSITORY is not set: {WHERE} not read")
         return ()
     try:
-        return read_memory(settings.github, repository)
+        loaded = read_loaded(settings.github, repository)
     except UsageError as exc:
         runner.warning(f"RepoPilot: mode report: {exc}; the report is empty")
         return ()
+    if loaded.absent:
+        runner.warning(
+            f"RepoPilot: mode report: {repository} has no {WHERE} yet (no failure triaged with "
+            "the memory on); the report is empty"
+        )
+    return loaded.records

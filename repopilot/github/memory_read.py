@@ -13,7 +13,7 @@ from github import GithubException
 
 from repopilot.errors import UsageError
 from repopilot.github.client import ClientConfig, make_client
-from repopilot.github.seen_store import WHERE, SeenStore
+from repopilot.github.seen_store import WHERE, Loaded, SeenStore
 from repopilot.run_records import SeenRecord
 from repopilot.settings import GitHubSettings
 
@@ -21,6 +21,11 @@ from repopilot.settings import GitHubSettings
 def read_memory(settings: GitHubSettings, full_name: str) -> tuple[SeenRecord, ...]:
     """Every record of the memory (oldest first); none when nothing was recorded
     yet (no branch, no file). UsageError with one line when it cannot be read."""
+    return read_loaded(settings, full_name).records
+
+
+def read_loaded(settings: GitHubSettings, full_name: str) -> Loaded:
+    """`read_memory`'s answer with whether the file is there (`Loaded.absent`)."""
     if not settings.token:
         raise UsageError(
             "--repo needs a token in GITHUB_TOKEN (e.g. GITHUB_TOKEN=$(gh auth token)), "
@@ -48,4 +53,4 @@ def read_memory(settings: GitHubSettings, full_name: str) -> tuple[SeenRecord, .
     loaded = SeenStore(repo, budget=1).read(limit=None)
     if loaded.warning:
         raise UsageError(f"{full_name}: {loaded.warning}")
-    return loaded.records
+    return loaded

@@ -68,6 +68,7 @@ class Loaded:
     records: tuple[SeenRecord, ...] = ()
     warning: str | None = None
     refused: bool = False  # the token may not read it (403): it may not write it either
+    absent: bool = False  # no file (or no branch) yet: nothing was remembered
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,8 @@ class SeenStore:
             return Loaded(warning=why, refused=refused)
         if found.corrupt:
             return Loaded(warning=_corrupt(found.corrupt))
+        if found.sha is None:
+            return Loaded(absent=True)
         kept = found.records
         return Loaded(kept if limit is None else kept[max(0, len(kept) - limit) :])
 

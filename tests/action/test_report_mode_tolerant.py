@@ -98,3 +98,12 @@ def test_the_report_counts_every_record_the_memory_keeps(tmp_path, gh):
     run = run_action(tmp_path, server.url, "schedule", SCHEDULE, mode="report")
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.summary.startswith("## RepoPilot report\n\n321 failures, 2 signatures"), run.summary
+
+
+def test_no_memory_yet_is_one_warning_and_the_short_report(tmp_path, gh):
+    server, _ = gh
+    run = run_action(tmp_path, server.url, "schedule", SCHEDULE, mode="report")
+    assert run.returncode == 0, run.stdout + run.stderr
+    [warning] = _lines(run, "::warning::")
+    assert f"{REPO} has no {WHERE} yet" in warning
+    assert "No failures recorded from " in run.summary
