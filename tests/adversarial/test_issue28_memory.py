@@ -21,7 +21,7 @@ import dataclasses
 
 import pytest
 
-from repopilot.action.memory import MAX_RUN_RECORDS
+from repopilot.action.memory_records import MAX_RUN_RECORDS
 from tests.action.test_seen_before import (
     JOB,
     act,
