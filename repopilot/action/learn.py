@@ -86,8 +86,9 @@ def repository_matchers(repo: Repository) -> list[Pattern]:
         where = f"{fetched.branch}:{f.path}"
         try:
             doc = json.loads(f.content.decode("utf-8"))
-        except ValueError as exc:  # (UnicodeDecodeError is one)
-            runner.warning(f"RepoPilot: problem matcher skipped: {where}: not JSON: {exc}")
+        except (ValueError, RecursionError) as exc:  # (UnicodeDecodeError is a ValueError)
+            why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+            runner.warning(f"RepoPilot: problem matcher skipped: {where}: not JSON: {why}")
             continue
         if not isinstance(doc, dict) or not isinstance(doc.get("problemMatcher"), list):
             continue  # another JSON file (.github/ holds configuration too)
