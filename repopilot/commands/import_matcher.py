@@ -30,7 +30,7 @@ def import_matcher(args: argparse.Namespace) -> int:
 
     try:
         doc = json.loads(args.file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise UsageError(f"{args.file}: not a readable JSON file: {exc}") from None
     source = args.source or f"learned from {args.file.name}:1"
     try:

@@ -84,6 +84,8 @@ def _spec(owner: str, step: dict[str, Any], source: str, category: str) -> dict[
                                .replace("(?P<!", "(?<!"), names))  # fmt: skip
     try:
         example = _example(regex)
+    except RecursionError:  # groups nested past the parser's recursion limit
+        raise ValueError("its regexp is nested too deep") from None
     except (re.error, ValueError) as exc:
         raise ValueError(f"its regexp is not one Python reads ({exc})") from None
     slug = re.sub(r"[^a-z0-9]+", "-", owner.lower()).strip("-") or "matcher"
