@@ -29,7 +29,7 @@ from repopilot.action.flows import Render
 from repopilot.action.result_file import RunResult
 from repopilot.commands.learn import lint_one
 from repopilot.comment.markdown import code_span, fence
-from repopilot.engine.learn.check import safe_route
+from repopilot.engine.learn.check import safe_route, summary_hits
 from repopilot.engine.learn.learner import LearnRequest, learn, to_yaml
 from repopilot.engine.learn.matcher import import_matchers
 from repopilot.engine.library.layers import layered, tolerant_layer
@@ -136,8 +136,9 @@ def _wanted(result: Any) -> bool:
 
 def offers(repo: Repository, found: RunResult, library: list[Pattern]) -> list[Offer]:
     """A learnable pattern for each job the LLM diagnosed or the engine only guessed (the first
-    MAX_OFFERS such jobs); a job whose key line yields no safe pattern, or whose log is larger
-    than MAX_LEARN_LOG, gets none (its log is read again, through the API)."""
+    MAX_OFFERS such jobs); a job whose key line yields no safe pattern, one that takes a tool's
+    summary line, or whose log is larger than MAX_LEARN_LOG, gets none (its log is read again,
+    through the API)."""
     out: list[Offer] = []
     # a fork's workflow chooses how many jobs fail and how large their logs are, and each try
     # reads a log again and runs the learner over all of it before the comment is posted
@@ -158,6 +159,8 @@ def offers(repo: Repository, found: RunResult, library: list[Pattern]) -> list[O
                 got = learn(req, library, lint_one)
             except (InputError, GithubException, OSError):
                 continue
+            if summary_hits(got.pattern):
+                continue  # it would take every failure of that tool (engine/learn/generic.py)
             out.append(Offer(f"learn-{job.id}-{line}", job.id, job.name, line, category,
                              to_yaml(got), got.retired))  # fmt: skip
     finally:

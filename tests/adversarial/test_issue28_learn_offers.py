@@ -3,8 +3,12 @@ how large their logs are: each offer downloads the job's log AGAIN and runs the 
 of it (several passes while it specialises), before the comment is posted. A matrix of undecided
 failures made one offer per job (N more log downloads of up to 512 MiB each, N learner runs); a
 run now makes at most `MAX_OFFERS`, and a log larger than `MAX_LEARN_LOG` gets none (the CLI can
-still learn from it). End to end against the loopback GitHub, no LLM (an undecided failure is
-offered too).
+still learn from it). And the offer itself: where the only error-looking line of an undecided
+failure is a tool's summary or wrapper line (`npm ERR! Exit status 1`, yarn's `error Command failed
+with exit code 1.`, `Ran 3 tests in 0.001s`), the comment offered a pattern that would take EVERY
+later failure of that tool, above every built-in pattern, with this one's category: no offer
+takes a summary line (engine/learn/generic.py `SUMMARY`). End to end against the loopback
+GitHub, no LLM (an undecided failure is offered too).
 """
 
 from __future__ import annotations
@@ -80,3 +84,25 @@ def test_one_undecided_failure_is_still_offered(tmp_path, gh):
     run = run_action(tmp_path, server.url, "workflow_run", run_event(facts))
     assert run.returncode == 0, run.stderr
     assert "/repopilot learn learn-3000-" in _comment(state)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "npm ERR! Exit status 1",
+        "error Command failed with exit code 1.",
+        "Ran 3 tests in 0.001s",
+        "1 failing",
+        "ERROR: Job failed: exit code 1",
+    ],
+)
+def test_no_offer_takes_a_tools_summary_line(tmp_path, gh, line):
+    server, facts = gh
+    state = server.state
+    steps = ["> app@1.0.0 test", "> zork-runner", "zork: running 5 checks", line]
+    _matrix(state, [gha([("npm ci", ["added 12 packages in 2s"]), ("npm test", steps)])])
+    run = run_action(tmp_path, server.url, "workflow_run", run_event(facts))
+    assert run.returncode == 0, run.stderr
+    body = _comment(state)
+    assert "zork" in body  # the failure is reported
+    assert "/repopilot learn learn-" not in body

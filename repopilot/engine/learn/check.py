@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from repopilot.engine.classify import Classifier
-from repopilot.engine.learn.generic import generic_lines
+from repopilot.engine.learn.generic import generic_lines, summary_lines
 from repopilot.engine.library.layers import layered
 from repopilot.engine.library.loader import Pattern, check_examples
 from repopilot.logs.reader import JobLog
@@ -72,12 +72,19 @@ def library_no_match(p: Pattern, library: Iterable[Pattern]) -> list[Taken]:
 
 
 _GENERIC = tuple((body(display(line)), where) for line, where in generic_lines())
+_SUMMARY = tuple((body(display(line)), where) for line, where in summary_lines())
 
 
 def generic_hits(p: Pattern) -> list[Taken]:
     """The lines every failure of a tool prints (engine/learn/generic.py) that the pattern
     takes: above every built-in pattern, it would decide each such failure on that line."""
     return [Taken(text, f"{where}: {text[:120]!r}") for text, where in _GENERIC if matches(p, text)]
+
+
+def summary_hits(p: Pattern) -> list[Taken]:
+    """The tools' summary and wrapper lines (`generic.SUMMARY`) that the pattern takes: what no
+    pattern the comment offers to learn may take."""
+    return [Taken(text, f"{where}: {text[:120]!r}") for text, where in _SUMMARY if matches(p, text)]
 
 
 def base_hits(p: Pattern, logs: Sequence[LogText]) -> list[Taken]:

@@ -9,6 +9,9 @@ exactly that (the comment offers to learn the key line of a failure no pattern k
 learner treats these lines like the library's `no_match` examples: a pattern that takes one is
 specialised, and refused when even the literal line is one of them.
 
+`SUMMARY` holds the tools' summary and wrapper lines (`npm ERR! Exit status 1`, `Ran 3 tests in
+0.001s`): no pattern the comment OFFERS to learn may take one (action/learn.py).
+
 Each line is written from the tool's documented output format, as the tool prints it; values
 (counts, durations, names) vary in real logs, which the generalised classes take anyway.
 """
@@ -82,6 +85,109 @@ GENERIC: tuple[Generic, ...] = (
         ("Test Suites: 1 failed, 3 passed, 4 total",),
     ),
 )
+
+
+# Summary and wrapper lines: what a tool prints after (or around) the line that says why, the same
+# for every failure. An offer in the comment must take none of them: the engine offers to learn
+# the key line of a failure it could not decide, and when that failure's only error-looking line
+# is one of these, the pattern would take every later failure of the tool. (The learner itself
+# does not refuse them yet: a maintainer who names such a line chooses it; moving them into
+# GENERIC changes what `eval --learn` measures and needs its run.)
+SUMMARY: tuple[Generic, ...] = (
+    Generic(
+        "npm",
+        "https://docs.npmjs.com/cli/v10/using-npm/scripts",
+        (
+            "npm ERR! errno 1",
+            "npm ERR! Exit status 1",
+            "npm ERR! Failed at the app@1.0.0 test script.",
+            "npm ERR! This is probably not a problem with npm. There is likely additional "
+            "logging output above.",
+            "npm ERR! Test failed.  See above for more details.",
+        ),
+    ),
+    Generic(
+        "Yarn",
+        "https://classic.yarnpkg.com/en/docs/cli/run",
+        (
+            "error Command failed with exit code 1.",
+            "info Visit https://yarnpkg.com/en/docs/cli/run for documentation about this command.",
+        ),
+    ),
+    Generic(
+        "GNU make",
+        "https://www.gnu.org/software/make/manual/html_node/Errors.html",
+        ("make: *** [Makefile:5: all] Error 1", "make[1]: *** [test] Error 2"),
+    ),
+    Generic(
+        "unittest",
+        "https://docs.python.org/3/library/unittest.html",
+        ("Ran 3 tests in 0.001s", "FAILED (failures=1)"),
+    ),
+    Generic(
+        "Maven Surefire",
+        "https://maven.apache.org/surefire/maven-surefire-plugin/",
+        (
+            "Tests run: 5, Failures: 1, Errors: 0, Skipped: 0",
+            "[ERROR] Tests run: 5, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s "
+            "<<< FAILURE!",
+        ),
+    ),
+    Generic(
+        "Gradle and Ant",
+        "https://docs.gradle.org/current/userguide/command_line_interface.html",
+        ("BUILD FAILED in 3s", "BUILD FAILED"),
+    ),
+    Generic(
+        "Cargo",
+        "https://doc.rust-lang.org/cargo/commands/cargo-test.html",
+        (
+            "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; "
+            "finished in 0.00s",
+            "error: could not compile `app` (lib) due to 2 previous errors",
+            "warning: build failed, waiting for other jobs to finish...",
+        ),
+    ),
+    Generic("go", "https://pkg.go.dev/os/exec#ExitError", ("exit status 1",)),
+    Generic("Mocha", "https://mochajs.org/#reporters", ("1 failing",)),
+    Generic("Jest", "https://jestjs.io/docs/cli", ("Tests:       1 failed, 4 passed, 5 total",)),
+    Generic("Rake", "https://ruby.github.io/rake/", ("rake aborted!",)),
+    Generic(
+        "RSpec",
+        "https://rspec.info/features/3-12/rspec-core/command-line/",
+        ("Failures:", "Failed examples:", "1 example, 1 failure"),
+    ),
+    Generic(
+        "tsc and Ruff",
+        "https://docs.astral.sh/ruff/linter/",
+        ("Found 2 errors.",),
+    ),
+    Generic(
+        "ESLint",
+        "https://eslint.org/docs/latest/use/formatters/",
+        ("\u2716 3 problems (3 errors, 0 warnings)",),
+    ),
+    Generic(
+        "MSBuild and dotnet test",
+        "https://learn.microsoft.com/en-us/dotnet/core/tools/dotnet-test",
+        ("Build FAILED.", "Test Run Failed."),
+    ),
+    Generic(
+        "GitHub Actions",
+        "https://docs.github.com/en/actions/managing-workflow-runs/canceling-a-workflow",
+        ("Error: The operation was canceled.",),
+    ),
+    Generic(
+        "GitLab Runner",
+        "https://docs.gitlab.com/ee/ci/jobs/job_troubleshooting.html",
+        ("ERROR: Job failed: exit code 1",),
+    ),
+)
+
+
+def summary_lines() -> list[tuple[str, str]]:
+    """(line, where) for every summary or wrapper line (`SUMMARY`)."""
+    return [(line, f"a line every {g.tool} failure prints") for g in SUMMARY for line in g.lines]
 
 
 def generic_lines() -> list[tuple[str, str]]:
