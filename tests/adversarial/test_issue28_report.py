@@ -123,3 +123,12 @@ def test_invisible_and_bidi_characters_do_not_reach_the_report():
         assert not any(c in out for c in INVISIBLE), out
     md = render_markdown(report)
     assert "gnp\\.exe" in md and "tests/test_a.py::t" in md
+
+
+def test_a_zero_width_character_does_not_smuggle_a_mention_into_the_summary():
+    """`@` then U+200B then a team: the inert form looked for `@` before a name character, so
+    the mention went through as text with the zero-width character in it."""
+    rec = record("s|x=1", "2026-11-20T00:00:00Z", title="ping @\u200bocto-org/maintainers now")
+    md = render_markdown(build([rec], until=SUNDAY, weeks=2))
+    row = next(line for line in md.splitlines() if line.startswith("| 1 |"))
+    assert "@" not in row and "\uff20octo\\-org/maintainers" in row.replace("\\/", "/")
