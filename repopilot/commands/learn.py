@@ -62,9 +62,14 @@ def lint_one(p: Pattern) -> list[str]:
     return [str(x) for x in lint([p], 5.0) if x.error]
 
 
+def _holds_patterns(d: Path) -> bool:
+    return d.is_dir() and any(f.suffix in (".yaml", ".yml") for f in d.iterdir() if f.is_file())
+
+
 def run(args: argparse.Namespace, settings: object = None) -> int:
     # the patterns already in --out are a layer too: the same failure widens its pattern there
-    out_dir = [args.out] if args.out is not None and args.out.is_dir() else []
+    # (an empty or new one holds none yet: nothing to load)
+    out_dir = [args.out] if args.out is not None and _holds_patterns(args.out) else []
     try:
         library = load_layers([*args.patterns, *out_dir], builtin=not args.no_builtin)
     except PatternError as exc:
