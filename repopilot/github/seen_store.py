@@ -44,6 +44,10 @@ BRANCH = "repopilot-memory"
 PATH = "seen.json"
 READ = 200  # records a reader uses, the newest
 KEEP = 1000  # records a write keeps, the newest
+# records one pull request keeps, its newest: a fork PR pushed again and again (each run adds at
+# most 20, action/memory_records.py) cannot push every other PR's and the default branch's
+# records out of the READ newest
+PER_PR = 40
 MAX_BYTES = 900_000  # the contents API serves base64 content up to 1 MB
 ATTEMPTS = 4  # writes tried against a file another run keeps changing
 BUDGET = 14  # requests: 1 read; per write attempt 2, plus 4 to create the branch once
@@ -98,9 +102,19 @@ def dump(records: Sequence[SeenRecord]) -> str:
 
 
 def merge(base: Sequence[SeenRecord], new: Sequence[SeenRecord]) -> list[SeenRecord]:
-    """`base` with `new` in: a record with the key of a new one is replaced (moved last)."""
+    """`base` with `new` in: a record with the key of a new one is replaced (moved last); a
+    pull request keeps its newest PER_PR records."""
     keys = {r.key for r in new}
-    return [r for r in base if r.key not in keys] + list(new)
+    merged = [r for r in base if r.key not in keys] + list(new)
+    left: dict[int, int] = {}
+    kept: list[SeenRecord] = []
+    for r in reversed(merged):  # newest first
+        if r.pr is not None and not r.on_default:
+            left[r.pr] = left.get(r.pr, PER_PR) - 1
+            if left[r.pr] < 0:
+                continue
+        kept.append(r)
+    return kept[::-1]
 
 
 class SeenStore:

@@ -34,7 +34,7 @@ def record(run_id: int, job: str = "test", signature: str = "python.pytest|test=
         signature=signature,
         category="test_failure",
         decided_by="pattern",
-        pr=run_id % 7 or None,
+        pr=run_id % 50 or None,
         branch="feature",
         on_default=False,
         run_id=run_id,
