@@ -1,10 +1,8 @@
-"""The API calls of learning (issue 21, docs/CONTRACTS.md Contract 6): read a repository's own patterns
-from its DEFAULT branch, and open the one pull request that adds a learned pattern.
+"""The API reads of learning (issue 21, docs/CONTRACTS.md Contract 6): a repository's own patterns
+and problem matchers from its DEFAULT branch (the pull request that changes them: learn_pull.py).
 
 The patterns are read from the default branch through the contents API, never from a pull
-request's head: a fork's pull request must not be able to teach the bot. The pull request is
-made with the Git Database API (blob -> tree -> commit on the default branch's head -> a new
-branch) and `POST /pulls`; nothing merges itself.
+request's head: a fork's pull request must not be able to teach the bot.
 """
 
 from __future__ import annotations
@@ -12,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from github import GithubException, InputGitTreeElement
+from github import GithubException
 from github.Repository import Repository
 
 PATTERN_DIR = ".github/repopilot/patterns"
@@ -118,53 +116,3 @@ def fetch_matchers(repo: Repository) -> FetchedMatchers:
             if not isinstance(data, list) and len(data.decoded_content) <= MAX_FILE:
                 files.append(MatcherFile(path, data.decoded_content))
     return FetchedMatchers(tuple(files), tuple(warnings), branch)
-
-
-@dataclass(frozen=True, slots=True)
-class OpenedPull:
-    url: str
-    branch: str
-    created: bool  # False: the branch existed already (an earlier command opened it)
-
-
-def open_pattern_pull(
-    repo: Repository, pattern_id: str, content: str, title: str, body: str
-) -> OpenedPull:
-    """One pull request against the default branch adding `.github/repopilot/patterns/<id>.yaml`
-    on the branch `repopilot/learn/<id>`; when that branch exists (an earlier command), its open
-    pull request is the answer, and one is opened only if there is none."""
-    default = repo.default_branch or "main"
-    branch = f"repopilot/learn/{pattern_id}"
-    try:
-        repo.get_git_ref(f"heads/{branch}").object.sha  # noqa: B018  (a lazy ref: read it)
-    except GithubException as exc:
-        if exc.status != 404:
-            raise
-        _push_branch(repo, default, branch, pattern_id, content)
-    else:
-        url = _pull_url(repo, branch)
-        if url is not None:
-            return OpenedPull(url, branch, False)
-    pull = repo.create_pull(title=title, body=body, base=default, head=branch)
-    return OpenedPull(pull.html_url, branch, True)
-
-
-def _push_branch(
-    repo: Repository, default: str, branch: str, pattern_id: str, content: str
-) -> None:
-    """A commit on the default branch's head adding the file, as the new branch."""
-    head = repo.get_git_ref(f"heads/{default}").object.sha
-    base = repo.get_git_commit(head)
-    blob = repo.create_git_blob(content, "utf-8")
-    path = f"{PATTERN_DIR}/{pattern_id}.yaml"
-    tree = repo.create_git_tree([InputGitTreeElement(path, "100644", "blob", sha=blob.sha)],
-                                base.tree)  # fmt: skip
-    commit = repo.create_git_commit(f"repopilot: learn pattern {pattern_id}", tree, [base])
-    repo.create_git_ref(f"refs/heads/{branch}", commit.sha)
-
-
-def _pull_url(repo: Repository, branch: str) -> str | None:
-    owner = repo.full_name.split("/")[0]
-    for pull in repo.get_pulls(state="open", head=f"{owner}:{branch}"):
-        return pull.html_url
-    return None

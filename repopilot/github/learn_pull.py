@@ -16,11 +16,19 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from github import GithubException, InputGitTreeElement
 from github.Repository import Repository
 
-from repopilot.github.learn_api import PATTERN_DIR, OpenedPull
+from repopilot.github.learn_api import PATTERN_DIR
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedPull:
+    url: str
+    branch: str
+    created: bool  # False: the branch existed already (an earlier command opened it)
 
 
 def branch_for(pattern_id: str, changes: Mapping[str, str | None]) -> str:
