@@ -107,13 +107,16 @@ def run(args: argparse.Namespace, settings: object = None) -> int:
 def _write(out: Path, got: Learned, text: str) -> set[str]:
     """`got` placed in `out` (engine/learn/placement.py), each change said on stderr; the ids of
     the patterns taken out of it."""
-    out.mkdir(parents=True, exist_ok=True)
-    placed = place(_files(out), text, got.id, got.retired)
-    for name, new in placed.changes.items():
-        if new is None:
-            (out / name).unlink()
-        else:
-            (out / name).write_text(new, encoding="utf-8")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        placed = place(_files(out), text, got.id, got.retired)
+        for name, new in placed.changes.items():
+            if new is None:
+                (out / name).unlink()
+            else:
+                (out / name).write_text(new, encoding="utf-8")
+    except OSError as exc:  # a file in the way, no permission, a full disk
+        raise UsageError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
     said = f"widened {got.id} in" if got.widened else "wrote"
     print(f"repopilot: {said} {out / placed.target}", file=sys.stderr)
     for pid, name in placed.removed:
