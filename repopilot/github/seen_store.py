@@ -44,9 +44,9 @@ BRANCH = "repopilot-memory"
 PATH = "seen.json"
 READ = 200  # records a reader uses, the newest
 KEEP = 1000  # records a write keeps, the newest
-# records one pull request keeps, its newest: a fork PR pushed again and again (each run adds at
-# most 20, action/memory_records.py) cannot push every other PR's and the default branch's
-# records out of the READ newest
+# records one pull request (or one branch's runs of no PR) keeps, its newest: a fork PR pushed
+# again and again (each run adds at most 20, action/memory_records.py) cannot push every other
+# PR's and the default branch's records out of the READ newest
 PER_PR = 40
 MAX_BYTES = 900_000  # the contents API serves base64 content up to 1 MB
 ATTEMPTS = 4  # writes tried against a file another run keeps changing
@@ -103,15 +103,18 @@ def dump(records: Sequence[SeenRecord]) -> str:
 
 def merge(base: Sequence[SeenRecord], new: Sequence[SeenRecord]) -> list[SeenRecord]:
     """`base` with `new` in: a record with the key of a new one is replaced (moved last); a
-    pull request keeps its newest PER_PR records."""
+    pull request keeps its newest PER_PR records, and so does each branch for runs of no PR
+    that are not the default branch's own (a `pull_request_target` or `issue_comment` run on
+    the default branch, which a fork or any commenter starts)."""
     keys = {r.key for r in new}
     merged = [r for r in base if r.key not in keys] + list(new)
-    left: dict[int, int] = {}
+    left: dict[int | str, int] = {}
     kept: list[SeenRecord] = []
     for r in reversed(merged):  # newest first
-        if r.pr is not None and not r.on_default:
-            left[r.pr] = left.get(r.pr, PER_PR) - 1
-            if left[r.pr] < 0:
+        if not r.on_default:
+            who = r.pr if r.pr is not None else f"branch:{r.branch}"
+            left[who] = left.get(who, PER_PR) - 1
+            if left[who] < 0:
                 continue
         kept.append(r)
     return kept[::-1]
