@@ -39,7 +39,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="a passing log of the same job: the pattern must match none of its lines",
     )
     p.add_argument("--id", default=None, metavar="ID", help="pattern id ([a-z0-9._-])")
-    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write DIR/<id>.yaml")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write DIR/<id>.yaml (a pattern of DIR with that id is replaced where it stands)",
+    )
     p.add_argument("--format", choices=("yaml", "json"), default="yaml")
     p.add_argument(
         "--patterns",
