@@ -28,8 +28,8 @@ from repopilot.origin.signature import signature_text
 from repopilot.pipeline import Escalation, load_classifier, triage
 from repopilot.proposal.policy import Policy
 from repopilot.proposal.validate import validator_for
-from repopilot.records import ESCALATE_MODES
-from repopilot.run_records import TriageResult
+from repopilot.records import ESCALATE_MODES, Verdict
+from repopilot.run_records import OriginVerdict, TriageResult
 from repopilot.settings import Settings
 from repopilot.trace import load as load_trace
 from repopilot.trace import summary as trace_summary
@@ -138,9 +138,18 @@ def _base_log_origin(path: str, classifier: Classifier, passed: bool = False) ->
     `passed` (`--base-log-passed`): that log's job passed, whatever it holds."""
     try:
         base = base_verdicts(classifier, path, passed)
+        printed = base if passed else classifier.classify_path(path)
     except LogError as exc:
         raise UsageError(f"--base-log: {exc}") from None
-    return base_log_hook(base, signature_text)
+    read, same = base_log_hook(base, signature_text), base_log_hook(printed, signature_text)
+
+    def hook(verdict: Verdict) -> OriginVerdict:
+        # a log read green by its end may be a failed job with an `if: always()` step after the
+        # failure: one that fails the same way as the PR is the base branch's failure either way
+        found = same(verdict)
+        return found if found.origin == "base_branch" else read(verdict)
+
+    return hook
 
 
 def _print_summaries(results: list[TriageResult]) -> None:
