@@ -10,24 +10,13 @@ import pytest
 
 from repopilot.github.seen_store import PER_PR, READ, merge
 from repopilot.run_records import SeenRecord
+from tests.github.test_seen_store_per_pr import rec as pr_rec
 
 pytestmark = pytest.mark.unit
 
 
 def rec(run_id: int, pr: int | None, branch: str, on_default: bool = False) -> SeenRecord:
-    return SeenRecord(
-        signature=f"python.pytest|test=t{run_id}",
-        category="test_failure",
-        decided_by="pattern",
-        pr=pr,
-        branch=branch,
-        on_default=on_default,
-        run_id=run_id,
-        run_url=f"https://github.com/o/r/actions/runs/{run_id}",
-        job="test",
-        head_sha="c" * 40,
-        at="2026-12-01T10:00:00Z",
-    )
+    return pr_rec(run_id, pr, on_default).model_copy(update={"branch": branch})
 
 
 def test_runs_with_no_pr_and_not_the_default_branchs_own_keep_their_newest_per_branch():
