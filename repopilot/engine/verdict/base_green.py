@@ -14,7 +14,9 @@ counts as green when its own end says the job went on to success:
   `carried_on`: not an upload, report or cleanup step), none is a cancellation or a timeout,
   and the log's last word (closing.py) is a tool's or CI system's summary of success printed
   after the last of them: the steps `if: always()` runs after a real failure (collecting logs,
-  tearing down) print no such summary;
+  tearing down) print no such summary (a test step run with `if: always()` after a failed lint
+  does, and reads as green here: `repopilot triage`'s origin therefore still compares the PR's
+  failure with the base log's failures as printed, commands/triage.py);
 - or it reports no failure at all and its last step of work is a `run:` step: the runner ends
   every failing `run:` step with its exit line, so a `FAILED` line without one was tolerated by
   the script itself (`|| true`). An action's step may die without that line (a container
