@@ -11,7 +11,8 @@ verdict stays `decided_by: pattern` only when P reaches the threshold; below it 
 guess: `decided_by: none` and `ambiguous` (so the LLM, when one is configured, gets to look),
 with the pattern's category, title, evidence and id kept as the best guess. A verdict from a
 pattern the repository learned (a maintainer named that line as the cause) stays decided. A
-line the passing base log prints too is at best even odds, so never decided. A
+line the passing base log prints too is at best even odds, so never decided, a learned
+pattern's included. A
 category that is no pattern's own (the fallback's keyword guess, or one read from the failing
 step's command) keeps at most its own low confidence (`capped`), so it is always a guess; an
 `unknown` verdict claims no category, and its P is that of its evidence line.
@@ -66,7 +67,10 @@ class Model:
             return v
         f = features_of(seen, v)
         p = capped(self.probability(f), f)
-        if v.decided_by == "pattern" and p < self.threshold and v.learned_from is None:
+        # a learned pattern stays decided (a maintainer named its line), unless the green base
+        # log prints that line too
+        sure = v.learned_from is not None and not f.in_base
+        if v.decided_by == "pattern" and p < self.threshold and not sure:
             return dataclasses.replace(v, confidence=p, decided_by="none", ambiguous=True)
         return dataclasses.replace(v, confidence=p)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from repopilot.engine.classify import Classifier
+from repopilot.engine.library.layers import load_layers
 from repopilot.engine.library.loader import load_library
 from repopilot.engine.verdict.baseline import from_jobs
 from repopilot.engine.verdict.confidence import OLD_LINE, bundled
@@ -43,3 +44,29 @@ def test_a_line_the_green_log_prints_too_is_a_guess_not_a_decision():
     assert v.confidence <= OLD_LINE < bundled().threshold
     # the pattern's reading stays as the best guess
     assert v.category == "network" and v.pattern_id == "infra.net.dns"
+
+
+def test_a_learned_patterns_line_the_green_log_prints_too_is_a_guess_as_well(tmp_path):
+    # a maintainer learned the DNS line as this repository's cause; a green run printing it too
+    # says it did not fail this job by itself
+    learned = tmp_path / "learned.yaml"
+    learned.write_text(
+        "ecosystem: ours\n"
+        "patterns:\n"
+        "  - id: ours.assets-dns\n"
+        "    category: network\n"
+        "    source: learned from old-line.fail.log:11\n"
+        "    regex: '^fatal: unable to access .*: Could not resolve host: (?P<host>\\S+)$'\n"
+        "    title: assets host unreachable\n"
+        "    examples:\n"
+        "      match: ['fatal: unable to access ''https://x.test/a.git/'': Could not resolve host: x.test']\n"
+        "      no_match: ['Cloning into assets...']\n",
+        encoding="utf-8",
+    )
+    engine = Classifier(load_layers([tmp_path], builtin=True))
+    (v,) = engine.classify_path(FAIL)
+    assert v.learned_from is not None and v.decided_by == "pattern"  # without the base log
+    engine.baseline = from_jobs(str(PASS), open_logs(str(PASS)))
+    (v,) = engine.classify_path(FAIL)
+    assert v.pattern_id == "ours.assets-dns" and v.learned_from is not None
+    assert v.decided_by == "none" and v.confidence <= OLD_LINE
