@@ -39,6 +39,6 @@ def test_a_flooding_pull_request_keeps_only_its_newest_records():
     assert all(r in store[-READ:] for r in others)  # still read by the next PR's run
 
 
-def test_the_default_branch_and_branch_runs_are_not_capped():
+def test_the_default_branch_is_not_capped():
     store = merge([], [rec(n, pr=None, on_default=True) for n in range(PER_PR + 10)])
     assert len(store) == PER_PR + 10
