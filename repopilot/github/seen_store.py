@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -38,17 +37,11 @@ import requests
 from github import GithubException
 from github.Repository import Repository
 
+from repopilot.github.seen_keep import READ, dump, merge
 from repopilot.run_records import SeenFile, SeenRecord
 
 BRANCH = "repopilot-memory"
 PATH = "seen.json"
-READ = 200  # records a reader uses, the newest
-KEEP = 1000  # records a write keeps, the newest
-# records one pull request (or one branch's runs of no PR) keeps, its newest: a fork PR pushed
-# again and again (each run adds at most 20, action/memory_records.py) cannot push every other
-# PR's and the default branch's records out of the READ newest
-PER_PR = 40
-MAX_BYTES = 900_000  # the contents API serves base64 content up to 1 MB
 ATTEMPTS = 4  # writes tried against a file another run keeps changing
 BUDGET = 14  # requests: 1 read; per write attempt 2, plus 4 to create the branch once
 PAUSE = 0.5  # seconds: a random wait up to this many times the attempt, between attempts
@@ -90,34 +83,6 @@ class _File:
     sha: str | None  # the blob sha to PUT against; None: there is no file
     records: tuple[SeenRecord, ...] = ()
     corrupt: str | None = None  # why the file there is not a memory file
-
-
-def dump(records: Sequence[SeenRecord]) -> str:
-    """The file's text: one record per line, the newest KEEP, at most MAX_BYTES."""
-    lines = [json.dumps(r.model_dump(mode="json"), ensure_ascii=False) for r in records[-KEEP:]]
-    size = sum(len(line.encode()) + 2 for line in lines) + 40
-    while lines and size > MAX_BYTES:  # oldest first out
-        size -= len(lines.pop(0).encode()) + 2
-    return '{"version": 1, "records": [\n' + ",\n".join(lines) + "\n]}\n"
-
-
-def merge(base: Sequence[SeenRecord], new: Sequence[SeenRecord]) -> list[SeenRecord]:
-    """`base` with `new` in: a record with the key of a new one is replaced (moved last); a
-    pull request keeps its newest PER_PR records, and so does each branch for runs of no PR
-    that are not the default branch's own (a `pull_request_target` or `issue_comment` run on
-    the default branch, which a fork or any commenter starts)."""
-    keys = {r.key for r in new}
-    merged = [r for r in base if r.key not in keys] + list(new)
-    left: dict[int | str, int] = {}
-    kept: list[SeenRecord] = []
-    for r in reversed(merged):  # newest first
-        if not r.on_default:
-            who = r.pr if r.pr is not None else f"branch:{r.branch}"
-            left[who] = left.get(who, PER_PR) - 1
-            if left[who] < 0:
-                continue
-        kept.append(r)
-    return kept[::-1]
 
 
 class SeenStore:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from repopilot.github.seen_store import BRANCH, dump
+from repopilot.github.seen_keep import dump
+from repopilot.github.seen_store import BRANCH
 from repopilot.run_records import SeenRecord
 from tests.loopback.github_action import REPO, run_action
 from tests.loopback.github_server import Fault

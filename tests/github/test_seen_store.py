@@ -11,15 +11,8 @@ import threading
 import pytest
 
 from repopilot.github.client import ClientConfig, make_client
-from repopilot.github.seen_store import (
-    ATTEMPTS,
-    BRANCH,
-    BUDGET,
-    KEEP,
-    READ,
-    SeenStore,
-    dump,
-)
+from repopilot.github.seen_keep import KEEP, READ, dump
+from repopilot.github.seen_store import ATTEMPTS, BRANCH, BUDGET, SeenStore
 from repopilot.run_records import SeenRecord
 from tests.loopback.github_action import REPO
 from tests.loopback.github_server import Fault, GitHubServer, State

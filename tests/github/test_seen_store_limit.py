@@ -10,7 +10,8 @@ import pytest
 
 from repopilot.cli import main
 from repopilot.github.client import ClientConfig, make_client
-from repopilot.github.seen_store import BRANCH, KEEP, READ, SeenStore, dump
+from repopilot.github.seen_keep import KEEP, READ, dump
+from repopilot.github.seen_store import BRANCH, SeenStore
 from repopilot.run_records import SeenRecord
 from tests.loopback.github_action import REPO
 from tests.loopback.github_server import GitHubServer, State

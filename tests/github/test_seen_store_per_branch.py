@@ -1,14 +1,14 @@
 """A run that is neither a PR's nor the default branch's own (no PR resolved: a
 `pull_request_target` or `issue_comment` run of the watched workflow on the default branch, which
 a fork or any commenter starts, or a branch push) keeps at most PER_PR records per branch in the
-memory (github/seen_store.merge), as a PR does: run again and again, it cannot push every other
+memory (github/seen_keep.merge), as a PR does: run again and again, it cannot push every other
 PR's and the default branch's records out of the newest READ that a reader uses."""
 
 from __future__ import annotations
 
 import pytest
 
-from repopilot.github.seen_store import PER_PR, READ, merge
+from repopilot.github.seen_keep import PER_PR, READ, merge
 from repopilot.run_records import SeenRecord
 from tests.github.test_seen_store_per_pr import rec as pr_rec
 

@@ -1,4 +1,4 @@
-"""One pull request keeps at most PER_PR records in the memory (github/seen_store.merge): a fork
+"""One pull request keeps at most PER_PR records in the memory (github/seen_keep.merge): a fork
 PR pushed again and again cannot push every other PR's and the default branch's records out of
 the newest READ that a reader uses."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from repopilot.github.seen_store import PER_PR, READ, merge
+from repopilot.github.seen_keep import PER_PR, READ, merge
 from repopilot.run_records import SeenRecord
 
 pytestmark = pytest.mark.unit
