@@ -19,16 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from repopilot.action.learn import LEARN_MARK, repository_library, safe_for_engine, sign
+from repopilot.action.learn_placement import placed_on_default, pull_body
 from repopilot.commands.learn import lint_one
 from repopilot.comment.command import LearnCommand
 from repopilot.comment.marker import Marker, parse_marker, verify_marker
 from repopilot.engine.learn.learner import LearnRequest, learn, to_yaml
-from repopilot.engine.learn.placement import Placed, place
 from repopilot.engine.library.loader import load_file
 from repopilot.errors import InputError
 from repopilot.github.client import GithubException, Repository
 from repopilot.github.events import CommentEvent
-from repopilot.github.learn_api import fetch_patterns
 from repopilot.github.learn_pull import open_learn_pull
 from repopilot.github.prs import bot_comments
 from repopilot.github.roles import refusal
@@ -81,10 +80,10 @@ def on_learn(
             return LearnDone("would-learn", f"Dry run: `{said}` passed every check.")
         try:
             # one pattern per id, the contradicted learned ones out (engine/learn/placement.py)
-            placed = _placed(repo, text, pattern_id, retired)
+            placed, unread = placed_on_default(repo, text, pattern_id, retired)
+            body = pull_body(event, pattern_id, placed, unread)
             pull = open_learn_pull(repo, pattern_id, placed.changes,
-                                   f"RepoPilot: learn pattern {pattern_id}",
-                                   _pull_body(event, pattern_id) + _removals(placed, pattern_id))  # fmt: skip
+                                   f"RepoPilot: learn pattern {pattern_id}", body)  # fmt: skip
         except GithubException as exc:
             raise _Refused(
                 f"GitHub did not let RepoPilot open the pull request ({exc.status})"
@@ -219,34 +218,3 @@ def _check_pattern(text: str) -> str:
     if why:
         raise _Refused(f"the pattern is not safe for the engine: {why}")
     return loaded[0].id
-
-
-def _placed(repo: Repository, text: str, pattern_id: str, retired: tuple[str, ...]) -> Placed:
-    """The changes to the default branch's `.github/repopilot/patterns/` (GithubException
-    when it cannot be read: the caller's refusal)."""
-    with tempfile.TemporaryDirectory(prefix="repopilot-learn-dir-") as tmp:
-        fetched = fetch_patterns(repo, Path(tmp))
-        files = {f.name: f.read_text(encoding="utf-8", errors="replace") for f in fetched.files}
-    return place(files, text, pattern_id, retired)
-
-
-_DUPLICATE = "a second pattern with this id"
-_CONTRADICTED = "it decided that failure on another line than the one named"
-
-
-def _removals(placed: Placed, pattern_id: str) -> str:
-    """What the pull request takes out, for its description."""
-    lines = [
-        f"\n- removes `{pid}` from `{name}`: "
-        + (_DUPLICATE if pid == pattern_id else _CONTRADICTED)
-        for pid, name in placed.removed
-    ]
-    return "\n" + "".join(lines) if lines else ""
-
-
-def _pull_body(event: CommentEvent, pattern_id: str) -> str:
-    return (
-        f"Adds the pattern `{pattern_id}` that RepoPilot learned, as asked by "
-        f"@{event.comment.user.login} in #{event.issue.number}. Review it like code: it decides "
-        "this repository's failures of that shape without the LLM once it is on the default branch."
-    )
