@@ -40,6 +40,7 @@ from repopilot.engine.verdict.passing import is_passing_test
 from repopilot.engine.verdict.reports import Ending, first_failure
 from repopilot.engine.verdict.steps import (
     StepSpan,
+    is_script_step,
     last_work,
     span_at,
     steps_of,
@@ -137,10 +138,13 @@ def _complete_log(
     assume_failed: bool,
 ) -> Structure:
     """A whole log with no failure report: failed only when its last step of work states a
-    failure itself (a container action that dies without an exit line)."""
+    failure itself (a container action that dies without an exit line). Not a `run:` step's
+    output: the runner ends a failed one with its exit line, so a traceback a passing test
+    logged is no failure, unless a program died."""
     work = last_work(spans)
     stated = [h.line for h in hits if _decisive(h) and work is not None and h.line >= work.start]
-    if stated and job.fmt == "gha":
+    script = work is not None and is_script_step(work.name)
+    if stated and job.fmt == "gha" and (not script or program_died(hits, res)):
         return _region(res, spans, max(stated), True, "stated", tolerated, True)
     return _whole(res, False, "complete", tolerated, True, assume_failed)
 
