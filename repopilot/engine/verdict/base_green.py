@@ -4,7 +4,9 @@ The failure rule (structure.py) reads a log as failed when it finds a failure th
 carry on after; for the log under triage that errs toward a verdict. A base log is the other way
 round: it is only useful when it passed, and a green GitHub job can hold failures it tolerated:
 a `continue-on-error: true` step's `##[error]` lines and its `Process completed with exit code
-N`, or a test runner's `FAILED` lines from a command run with `|| true`. So a base log also
+N`, or a test runner's `FAILED` lines from a command run with `|| true` (in the last `run:`
+step, with no exit line after them, the failure rule itself reads those as no failure:
+structure._complete_log). So a base log also
 counts as green when its own end says the job went on to success:
 
 - it is a GitHub Actions log (raw or `gh run view --log`) that reaches the job's end (the
