@@ -11,25 +11,16 @@ from pathlib import Path
 import pytest
 
 from repopilot.cli import main
+from tests.gha_job import END, EXIT1, HEAD, write_log
+from tests.gha_job import run_step as _step
 
 pytestmark = pytest.mark.integration
 
-HEAD = ["##[group]Run actions/checkout@v4", "##[endgroup]", "Syncing repository: acme/gadgets"]
-END = ["Post job cleanup.", "Cleaning up orphan processes"]
-EXIT1 = "##[error]Process completed with exit code 1."
 LINT = "src/app.py:3:1: F401 [*] `os` imported but unused"
 
 
-def _step(command: str, *out: str) -> list[str]:
-    return [f"##[group]Run {command}", command, "shell: /usr/bin/bash -e {0}", "##[endgroup]", *out]
-
-
 def _log(path: Path, day: int, *lines: str) -> str:
-    stamped = (
-        f"2026-11-{day}T08:00:{i // 10:02d}.{i % 10}000000Z {t}" for i, t in enumerate(lines)
-    )
-    path.write_text("\n".join(stamped) + "\n", encoding="utf-8")
-    return str(path)
+    return write_log(path, *lines, day=f"2026-11-{day}")
 
 
 def _origin(tmp_path: Path, capsys: pytest.CaptureFixture[str], base: str, pr: str) -> str:

@@ -11,13 +11,13 @@ from repopilot.engine.classify import Classifier
 from repopilot.engine.library.loader import load_library
 from repopilot.engine.verdict.baseline import base_from_path, base_verdicts, green
 from repopilot.logs.reader import open_logs
+from tests.gha_job import END, EXIT1, HEAD, write_log
+from tests.gha_job import run_step as _step
 from tests.paths import FIXTURES
 
 pytestmark = pytest.mark.unit
 
 HERE = FIXTURES / "base_log_tolerated"
-HEAD = ["##[group]Run actions/checkout@v4", "##[endgroup]", "Syncing repository: acme/gadgets"]
-END = ["Post job cleanup.", "Cleaning up orphan processes"]
 
 
 @pytest.fixture(scope="module")
@@ -25,19 +25,11 @@ def engine() -> Classifier:
     return Classifier(load_library())
 
 
-def _step(command: str, *out: str) -> list[str]:
-    return [f"##[group]Run {command}", command, "shell: /usr/bin/bash -e {0}", "##[endgroup]", *out]
-
-
 def _job(tmp_path, *lines: str):
-    path = tmp_path / "base.log"
-    stamped = (f"2026-11-29T08:00:{i // 10:02d}.{i % 10}000000Z {t}" for i, t in enumerate(lines))
-    path.write_text("\n".join(stamped) + "\n", encoding="utf-8")
-    [job] = open_logs(str(path))
+    [job] = open_logs(write_log(tmp_path / "base.log", *lines))
     return job
 
 
-EXIT1 = "##[error]Process completed with exit code 1."
 PASSED = "12 passed in 0.81s"
 
 

@@ -11,11 +11,11 @@ import pytest
 from repopilot.engine.classify import Classifier
 from repopilot.engine.library.loader import load_library
 from repopilot.logs.reader import open_logs
+from tests.gha_job import END, HEAD, write_log
+from tests.gha_job import run_step as _run
 
 pytestmark = pytest.mark.unit
 
-HEAD = ["##[group]Run actions/checkout@v4", "##[endgroup]", "Syncing repository: acme/gadgets"]
-END = ["Post job cleanup.", "Cleaning up orphan processes"]
 LOGGED = [
     "tests/test_client.py ....",
     "ERROR    app.client:client.py:88 upstream returned 503, retrying",
@@ -33,15 +33,8 @@ def engine() -> Classifier:
 
 
 def _job(tmp_path, *lines: str):
-    path = tmp_path / "job.log"
-    stamped = (f"2026-12-01T08:00:{i // 10:02d}.{i % 10}000000Z {t}" for i, t in enumerate(lines))
-    path.write_text("\n".join(stamped) + "\n", encoding="utf-8")
-    [job] = open_logs(str(path))
+    [job] = open_logs(write_log(tmp_path / "job.log", *lines, day="2026-12-01"))
     return job
-
-
-def _run(command: str, *out: str) -> list[str]:
-    return [f"##[group]Run {command}", command, "shell: /usr/bin/bash -e {0}", "##[endgroup]", *out]
 
 
 def test_a_traceback_a_passing_run_step_logged_is_no_failure(engine, tmp_path):
