@@ -2,7 +2,9 @@
 confidence (engine/verdict/confidence.py) by repository-disjoint folds and print, per fold, the
 decided precision, decided share, top-3 recall, ECE and false positives on the passing logs, then
 the pooled reliability table and the per-shape figures. `--write` writes the data file
-(default: print only); `--no-leave-out` fits without the leave-winning-pattern-out rows.
+(default: print only); `--no-leave-out` fits without the leave-winning-pattern-out rows;
+`--partitions N` scores the same fit on N further random repository-disjoint partitions and
+prints their spread (one partition's figures depend on which projects fell together).
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from typing import Any
 from repopilot.engine.measure.calibrate import (
     FOLDS,
     L2,
+    PARTITIONS,
     SELECTED,
     Calibration,
     Options,
     calibrate,
     per_shape,
+    spread,
 )
 from repopilot.engine.measure.calibration_rows import build
 from repopilot.engine.measure.reliability import (
@@ -71,6 +75,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--l2", type=float, default=L2, help=f"the fit's L2 penalty ({L2})")
     parser.add_argument(
+        "--partitions",
+        type=int,
+        default=PARTITIONS,
+        help=f"further random repository-disjoint partitions to score ({PARTITIONS}; 0: none)",
+    )
+    parser.add_argument(
         "--no-leave-out",
         action="store_true",
         help="no leave-winning-pattern-out rows (fit on the real rows only)",
@@ -100,6 +110,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             raise UsageError(f"{d}: not a directory")
     if args.folds < 2:
         raise UsageError("--folds: at least 2")
+    if args.partitions < 0:
+        raise UsageError(f"--partitions {args.partitions}: a count, 0 or more")
     if not args.l2 >= 0 or args.l2 == float("inf"):  # nan too
         raise UsageError(f"--l2 {args.l2}: a penalty, a number >= 0")
     if args.write is not None and not args.write.parent.is_dir():  # said before minutes of fit
@@ -129,6 +141,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     passing = [(o.repository, o.got != "no_failure") for o in rows.negatives]
     cal = calibrate(rows.rows, passing, opts, note)
     data = summary(cal)
+    data["partitions"] = [x.as_dict() for x in spread(rows.rows, opts, args.partitions, note)]
     if args.write is not None:
         about = {
             "fitted_by": "repopilot calibrate",
@@ -136,8 +149,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             "left_out_rows": sum(1 for r in rows.rows if r.left_out is not None),
             "folds": opts.folds,
             "l2": opts.l2,
+            "repo_fit": opts.repo_fit,
+            "repo_threshold": opts.repo_threshold,
             "precision": opts.precision,
             "pooled": data["pooled"],
+            "partitions": _pooled(data["partitions"]),
         }
         try:
             args.write.write_text(cal.model.to_json(about), encoding="utf-8")
@@ -194,6 +210,34 @@ def _head(key: str, width: int = 12) -> str:
     )
 
 
+def _pooled(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The further partitions' figures summed: decided precision and share over all of them."""
+    decided = sum(p["decided"] for p in parts)
+    right = sum(p["decided_right"] for p in parts)
+    logs = sum(p["logs"] for p in parts)
+    return {
+        "partitions": len(parts),
+        "decided_precision": round(right / decided, 4) if decided else 0.0,
+        "decided_share": round(decided / logs, 4) if logs else 0.0,
+    }
+
+
+def _spread(parts: list[dict[str, Any]]) -> list[str]:
+    """The pooled figures of the further partitions: all of them together, then the range."""
+    together = _pooled(parts)
+    precision = [100 * p["decided_precision"] for p in parts if p["decided"]]
+    share = [100 * p["decided_share"] for p in parts]
+    ece = [p["ece"] for p in parts]
+    return [
+        f"  {len(parts)} further partitions (repositories dealt in a seeded random order), "
+        f"pooled: decided precision {100 * together['decided_precision']:.1f}% at "
+        f"{100 * together['decided_share']:.1f}% decided",
+        f"    per partition: precision {min(precision, default=0):.1f}..."
+        f"{max(precision, default=0):.1f}%, share {min(share):.1f}...{max(share):.1f}%, "
+        f"ECE {min(ece):.3f}...{max(ece):.3f}",
+    ]
+
+
 def render(data: dict[str, Any], bins: list[Bin]) -> list[str]:
     lines = [
         f"threshold {data['threshold']:.3f} (decided precision >= 95% on the pooled "
@@ -207,6 +251,8 @@ def render(data: dict[str, Any], bins: list[Bin]) -> list[str]:
     lines.append(_row("pooled", data["pooled"]))
     lines.append(_row("uncalibrated", data["uncalibrated"]) + "  (every pattern verdict decided)")
     lines.append(_row("left out", data["pooled_left_out"]) + "  (leave-winning-pattern-out)")
+    if data.get("partitions"):
+        lines += _spread(data["partitions"])
     lines.append(f"cost: {data['cost']}")
     lines.append(
         "floor: the median ECE of a perfectly calibrated model on as many rows (10 bins leave "

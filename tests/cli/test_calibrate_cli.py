@@ -41,3 +41,18 @@ def test_calibrate_json_and_bad_arguments(tmp_path, capsys):
     assert main(["calibrate", *ARGS, "--features", "pattern_id"]) == 2
     assert "--features: unknown pattern_id" in capsys.readouterr().err
     assert main(["calibrate", str(tmp_path / "nope"), *ARGS[1:]]) == 2
+
+
+def test_calibrate_prints_the_spread_of_further_partitions(capsys):
+    assert main(["calibrate", *ARGS, "--folds", "2", "--partitions", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "  3 further partitions (repositories dealt in a seeded random order), pooled:" in out
+    assert "    per partition: precision " in out
+    assert main(["calibrate", *ARGS, "--folds", "2", "--partitions", "2", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["partitions"]) == 2
+    assert all(p["logs"] == data["pooled"]["logs"] for p in data["partitions"])
+    assert main(["calibrate", *ARGS, "--folds", "2", "--partitions", "0"]) == 0
+    assert "further partitions" not in capsys.readouterr().out
+    assert main(["calibrate", *ARGS, "--partitions", "-1"]) == 2
+    assert capsys.readouterr().err.strip() == "repopilot: --partitions -1: a count, 0 or more"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from repopilot.engine.verdict.confidence import bundled
 from tests.loopback.llm_servers import OpenAIServer, Reply, closed_port, openai_completion
 from tests.paths import REPO_ROOT
 
@@ -95,7 +96,11 @@ def test_offline_json_is_contract_4(tmp_path, repo):
         trace = json.loads(Path(r["trace"]).read_text())
         assert trace["steps"][0]["type"] == "classify"
         assert Path(r["trace"]).parent == runs
-    assert results[0]["decided_by"] == "pattern" and results[0]["category"] == "test_failure"
+    # decided only at the calibrated threshold (issue 27); below it the pattern's verdict is the
+    # best guess, still of its category
+    first = results[0]
+    assert first["category"] == "test_failure" and first["pattern_id"]
+    assert (first["decided_by"] == "pattern") == (first["confidence"] >= bundled().threshold)
     assert results[1]["category"] == "unknown"
 
 
@@ -116,7 +121,9 @@ def test_text_format(tmp_path, repo):
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.decode()
-    assert "category:   test_failure (pattern " in out and "escalated:  no" in out
+    # this log's assertion-led verdict is below the calibrated threshold: a best guess, and
+    # with REPOPILOT_LLM=none nothing to escalate to
+    assert "category:   test_failure (best guess: pattern " in out and "escalated:  no" in out
 
 
 @pytest.mark.parametrize(

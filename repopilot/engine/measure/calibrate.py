@@ -7,6 +7,16 @@ those other folds too (nested: their own out-of-fold predictions), so no figure 
 from anything fitted on its repositories. The data file's model is then fitted on every row, its
 threshold chosen on the pooled out-of-fold predictions for PRECISION.
 
+A repository, not a log, is the unit of evidence: one project's logs are often the same failure
+built again and again (one wrong verdict repeated in nine builds of one project), so counted per log
+they make the fit and above all the threshold chase that project. The fit weighs each row
+n^-REPO_FIT, n its repository's rows (1/sqrt(n): between per log and per repository), and the
+threshold is chosen with each repository counting once (each row 1/n): the precision a project
+not yet seen can expect. The figures are still per log.
+
+`spread` scores the same procedure on further repository-disjoint partitions, the repositories
+dealt in a seeded random order: one partition's figures depend on which projects fell together.
+
 Leave-winning-pattern-out rows train (and, with `augment_threshold`, take part in choosing the
 threshold); the figures are scored on the real rows.
 """
@@ -14,6 +24,7 @@ threshold); the figures are scored on the real rows.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +43,9 @@ from repopilot.engine.verdict.confidence import Model
 
 FOLDS = 5
 L2 = 0.3
+REPO_FIT = 0.5  # a row's weight in the fit: n^-REPO_FIT, n its repository's rows
+REPO_THRESHOLD = 1.0  # ... in choosing the threshold: n^-REPO_THRESHOLD (each repository once)
+PARTITIONS = 8  # the further random partitions `spread` scores
 # The features the data file weighs: of Features' candidates, the few that held up on the folds
 # (each added one made the held-out ranking worse or no better: see the commit message).
 SELECTED = (
@@ -55,6 +69,8 @@ class Options:
     rescale: bool = True  # ... then rescale the scores on the real rows (Platt)
     augment_threshold: bool = False  # choose the threshold on the leave-out rows too
     features: tuple[str, ...] = SELECTED
+    repo_fit: float = REPO_FIT
+    repo_threshold: float = REPO_THRESHOLD
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +93,17 @@ class Calibration:
     options: Options
 
 
-def assign_folds(repositories: dict[str, int], k: int = FOLDS) -> dict[str, int]:
-    """Repository -> fold: the largest first, each to the fold with the fewest rows so far."""
+def assign_folds(
+    repositories: dict[str, int], k: int = FOLDS, seed: int | None = None
+) -> dict[str, int]:
+    """Repository -> fold: the largest first (in a random order drawn from `seed`, when one is
+    given), each to the fold with the fewest rows so far."""
     load = [0] * k
     out: dict[str, int] = {}
-    for repo, n in sorted(repositories.items(), key=lambda kv: (-kv[1], kv[0])):
+    order = sorted(repositories.items(), key=lambda kv: (-kv[1], kv[0]))
+    if seed is not None:
+        random.Random(seed).shuffle(order)
+    for repo, n in order:
         i = min(range(k), key=lambda j: (load[j], j))
         out[repo] = i
         load[i] += n
@@ -93,7 +115,10 @@ def _fit(rows: Sequence[Row], opts: Options) -> Fit:
     real rows' own out-of-fold scores when `opts.rescale` (module docstring)."""
     train = [r for r in rows if opts.augment or r.left_out is None]
     raw = fit(
-        [r.features.vector(opts.features) for r in train], [int(r.right) for r in train], opts.l2
+        [r.features.vector(opts.features) for r in train],
+        [int(r.right) for r in train],
+        opts.l2,
+        repo_weights(train, opts.repo_fit),
     )
     if not (opts.augment and opts.rescale):
         return raw
@@ -102,7 +127,12 @@ def _fit(rows: Sequence[Row], opts: Options) -> Fit:
     pairs = [(r, z) for r, z in _oof_linear(rows, inner, opts) if r.left_out is None]
     if len({r.right for r, _ in pairs}) < 2:
         return raw
-    a_b = fit([[z] for _, z in pairs], [int(r.right) for r, _ in pairs], 1e-6)
+    a_b = fit(
+        [[z] for _, z in pairs],
+        [int(r.right) for r, _ in pairs],
+        1e-6,
+        repo_weights([r for r, _ in pairs], opts.repo_fit),
+    )
     a, b = a_b.weights[0], a_b.intercept
     return Fit(a * raw.intercept + b, tuple(a * w for w in raw.weights))
 
@@ -124,6 +154,15 @@ def _oof_linear(
             f = _fit(train, raw)
             out.extend((r, _linear(f, r.features.vector(opts.features))) for r in test)
     return out
+
+
+def repo_weights(rows: Sequence[Row], power: float) -> list[float]:
+    """Each row's weight n^-power (n: its repository's rows among `rows`), scaled to sum to
+    len(rows) so the fit's penalty keeps its strength."""
+    sizes = _sizes(rows)
+    raw = [sizes[r.repository] ** -power for r in rows]
+    scale = len(rows) / sum(raw) if raw else 1.0
+    return [w * scale for w in raw]
 
 
 def _sizes(rows: Sequence[Row]) -> dict[str, int]:
@@ -155,8 +194,11 @@ def out_of_fold(
 
 
 def _threshold(pairs: Sequence[tuple[Row, Scored]], opts: Options) -> float:
-    use = [s for r, s in pairs if opts.augment_threshold or r.left_out is None]
-    return threshold_for(use, opts.precision)
+    use = [(r, s) for r, s in pairs if opts.augment_threshold or r.left_out is None]
+    decidable = [r for r, s in use if s.decidable]
+    sizes = _sizes(decidable)
+    weights = [sizes.get(r.repository, 1) ** -opts.repo_threshold for r, _ in use]
+    return threshold_for([s for _, s in use], opts.precision, weights)
 
 
 def calibrate(
@@ -164,14 +206,16 @@ def calibrate(
     passing: Sequence[tuple[str, bool]] = (),
     opts: Options | None = None,
     progress: Callable[[str], None] = lambda s: None,
+    seed: int | None = None,
 ) -> Calibration:
     """Fit and score by repository-disjoint folds (module docstring). `passing`: each passing
-    log's repository and whether it was given a failure (for the folds' false positives)."""
+    log's repository and whether it was given a failure (for the folds' false positives);
+    `seed`: deal the repositories to the folds in that random order (assign_folds)."""
     opts = opts or Options()
     sizes = _sizes(rows)
     for repo, _ in passing:  # a passing log's project goes to a fold too (its FP counts there)
         sizes[f"gha:{repo}"] = sizes.get(f"gha:{repo}", 0) + 1
-    folds = assign_folds(sizes, opts.folds)
+    folds = assign_folds(sizes, opts.folds, seed)
     results: list[FoldResult] = []
     pooled: list[tuple[Row, Scored]] = []
     pooled_out: list[tuple[Row, Scored]] = []
@@ -204,6 +248,22 @@ def calibrate(
     threshold = _threshold(out_of_fold(rows, folds, opts), opts)
     model = Model(opts.features, final.weights, final.intercept, threshold)
     return Calibration(model, tuple(results), tuple(pooled), tuple(pooled_out), opts)
+
+
+def spread(
+    rows: Sequence[Row],
+    opts: Options | None = None,
+    partitions: int = PARTITIONS,
+    progress: Callable[[str], None] = lambda s: None,
+) -> tuple[Summary, ...]:
+    """The pooled out-of-fold figures on `partitions` further partitions (seeds 1..N; module
+    docstring), each fitted and scored as `calibrate` does."""
+    out = []
+    for seed in range(1, partitions + 1):
+        cal = calibrate(rows, (), opts, seed=seed)
+        out.append(summarise([s for _, s in cal.pooled]))
+        progress(f"partition {seed}/{partitions}")
+    return tuple(out)
 
 
 def per_shape(pairs: Sequence[tuple[Row, Scored]]) -> dict[str, Summary]:

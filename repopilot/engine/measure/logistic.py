@@ -25,20 +25,29 @@ class Fit:
         return sigmoid(self.intercept + sum(w * v for w, v in zip(self.weights, x, strict=True)))
 
 
-def fit(x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1.0) -> Fit:
-    """The weights minimising the log loss over rows `x` with labels `y` (0/1) plus
-    `l2`/2 * |w|^2. A column that never varies gets weight 0 (the penalty keeps it there)."""
+def fit(
+    x: Sequence[Sequence[float]],
+    y: Sequence[int],
+    l2: float = 1.0,
+    weights: Sequence[float] | None = None,
+) -> Fit:
+    """The weights minimising the log loss over rows `x` with labels `y` (0/1), each row's
+    loss times its `weights` entry (1 when None), plus `l2`/2 * |w|^2. A column that never
+    varies gets weight 0 (the penalty keeps it there)."""
     if len(x) != len(y) or not x:
         raise ValueError("fit needs as many labels as rows, and at least one row")
+    if weights is not None and (len(weights) != len(y) or min(weights) < 0):
+        raise ValueError("fit needs one weight >= 0 per row")
+    each = weights if weights is not None else [1.0] * len(y)
     d = len(x[0]) + 1  # the intercept is column 0
     rows = [[1.0, *r] for r in x]
     beta = [0.0] * d
     for _ in range(MAX_STEPS):
         grad = [0.0] * d
         hess = [[0.0] * d for _ in range(d)]
-        for r, t in zip(rows, y, strict=True):
+        for r, t, wt in zip(rows, y, each, strict=True):
             p = sigmoid(sum(b * v for b, v in zip(beta, r, strict=True)))
-            err, s = p - t, p * (1 - p)
+            err, s = (p - t) * wt, p * (1 - p) * wt
             for i, ri in enumerate(r):
                 if ri == 0.0:
                     continue

@@ -119,18 +119,22 @@ def ece_floor(rows: Sequence[Scored], bins: int = BINS, samples: int = FLOOR_SAM
     return got[len(got) // 2]
 
 
-def threshold_for(rows: Iterable[Scored], precision: float = PRECISION) -> float:
+def threshold_for(
+    rows: Iterable[Scored], precision: float = PRECISION, weights: Iterable[float] | None = None
+) -> float:
     """The lowest confidence t such that the decidable rows at or above t are right at least
-    `precision` of the time (rows of equal confidence go together); 1.0 when none is."""
-    ranked = sorted((r for r in rows if r.decidable), key=lambda r: -r.p)
-    best, right, n, i = 1.0, 0, 0, 0
+    `precision` of the time (rows of equal confidence go together; each row counts its
+    `weights` entry, 1 when None); 1.0 when none is."""
+    paired = zip(rows, weights, strict=True) if weights is not None else ((r, 1.0) for r in rows)
+    ranked = sorted(((r, w) for r, w in paired if r.decidable), key=lambda rw: -rw[0].p)
+    best, right, n, i = 1.0, 0.0, 0.0, 0
     while i < len(ranked):
-        p = ranked[i].p
-        while i < len(ranked) and ranked[i].p == p:
-            right += ranked[i].right
-            n += 1
+        p = ranked[i][0].p
+        while i < len(ranked) and ranked[i][0].p == p:
+            right += ranked[i][1] * ranked[i][0].right
+            n += ranked[i][1]
             i += 1
-        if right / n >= precision:
+        if n > 0 and right / n >= precision:
             best = p
     return best
 
