@@ -41,6 +41,7 @@ FLOORS = {
     "origin": 2,
     "report": 2,
     "safety": 1,
+    "rx": 1,
     "records": 1,
     "run_records": 1,
     "settings": 1,
@@ -194,3 +195,26 @@ def test_the_core_never_imports_a_wire_library_or_the_api_edge():
         for target, line in got:
             if target.split(".")[0] in ("openai", "ollama"):
                 assert name.startswith("repopilot.llm."), f"{name}:{line} imports {target}"
+
+
+# The `fast` extra's libraries: every module but the set engine's imports its regexes through
+# repopilot.rx, so a plain install (neither library) runs the whole product.
+FAST = {"re2", "hyperscan"}
+SET_ENGINE = {
+    "repopilot.rx",
+    "repopilot.engine.match.set_engine",
+    "repopilot.engine.match.re2_lines",
+    "repopilot.engine.match.hyperscan_pass",
+}
+
+
+def test_only_rx_and_the_set_engine_import_the_fast_extra():
+    _, raw = _graph()
+    bad = [
+        f"{name}:{line} imports {target}"
+        for name, got in raw.items()
+        if name not in SET_ENGINE
+        for target, line in got
+        if target.split(".")[0] in FAST
+    ]
+    assert bad == []

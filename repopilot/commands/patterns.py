@@ -18,6 +18,7 @@ from pathlib import Path
 
 import regex
 
+from repopilot import rx
 from repopilot.commands import pattern_stats
 from repopilot.commands.import_matcher import add_import_matcher, import_matcher
 from repopilot.engine.library.implied import prefilter_problems
@@ -192,11 +193,12 @@ def engine_routes(patterns: list[Pattern]) -> tuple[list[Problem], str]:
         )
         for p, why in got.slow
     ]
-    checked = (
-        "Hyperscan not installed: the per-pattern path scans"
-        if got.checked_out is None
-        else f"{got.checked_out} left to their prefilter by the Hyperscan self-check"
-    )
+    if not rx.available():
+        checked = f"{rx.WHY_SLOW}: the per-pattern path scans"
+    elif got.checked_out is None:
+        checked = "Hyperscan not installed: the per-pattern path scans"
+    else:
+        checked = f"{got.checked_out} left to their prefilter by the Hyperscan self-check"
     counts = (
         f"set engine: {got.exact} decided by the RE2 line set, {got.confirmed} with a wider RE2 "
         f"form that regex confirms, {len(got.slow)} on the slow path, {got.by_needle} selected "

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 
-import re2
-
+from repopilot import rx
 from repopilot.evidence.runners import alternation, runner_exit
 from repopilot.logs.textnorm import body
 from repopilot.records import Verdict
@@ -23,10 +22,10 @@ S_EVIDENCE, S_EVIDENCE_MORE, S_CONTEXT = 1000, 900, 800
 S_SUMMARY, S_TAIL, S_ERRORISH = 500, 300, 150
 
 # What a person looks at first, by tool (runners.toml `summary`); the runner's bookkeeping and
-# the tools' noise (`boilerplate`, `noise`). re2: linear time and ~5x faster than `re` on these
-# wide alternations.
-_SUMMARY = re2.compile(alternation("summary"))
-_ERRORISH = re2.compile(
+# the tools' noise (`boilerplate`, `noise`). RE2 where installed (repopilot.rx): linear time and
+# ~5x faster than `re` on these wide alternations.
+_SUMMARY = rx.compile(alternation("summary"))
+_ERRORISH = rx.compile(
     r"(?i)\b(?:error|errors|fail|failed|failure|fatal|exception|panic|traceback|assert\w*|"
     r"cannot|can't|undefined|unresolved|not found|no such|denied|refused|segmentation|killed|"
     r"timed? ?out|abort\w*|missing|invalid|unexpected|mismatch|expected)\b"
@@ -36,7 +35,7 @@ _NOT_ERROR = re.compile(
     r"error_?reporting|ignore_?errors|fail-?fast|allow[-_ ]failures?|continue-on-error)"
 )
 _BOILERPLATE = re.compile(alternation("boilerplate"))
-NOISE = re2.compile("(?i)" + alternation("noise"))
+NOISE = rx.compile("(?i)" + alternation("noise"))
 # sbt and Maven put a level tag before the tool's own line; summaries are matched without it.
 _LEVEL = re.compile(r"^\[(?i:info|error|warn|warning)\]\s+")
 _SHAPE_WORD = re.compile(r"^[A-Za-z!:\[\]-]+$")

@@ -26,8 +26,9 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, BinaryIO, cast
+from typing import TYPE_CHECKING, BinaryIO, cast
 
+from repopilot import rx
 from repopilot.errors import LogError
 from repopilot.logs import go_test_json
 from repopilot.logs.archive import ZipLimits, zip_jobs
@@ -392,15 +393,11 @@ _ADD_MASK = re.compile(rb"(?:^|(?<=\r))[^\r\n]*?::add-mask::[^\r\n]*", re.IGNORE
 
 
 @functools.cache
-def _mask_hint() -> Any:  # re2 ships no stubs
-    """RE2 finds the command in a chunk in one DFA pass, about twice as fast as `re` (which
-    stops at every `::`); it folds case at least as widely, so a chunk it rules out has none."""
-    import re2
-
-    opts = re2.Options()
-    opts.case_sensitive = False
-    opts.encoding = re2.Options.Encoding.LATIN1
-    return re2.compile(b"::add-mask::", opts)
+def _mask_hint() -> rx.Compiled:
+    """RE2 (where installed) finds the command in a chunk in one DFA pass, about twice as fast
+    as `re` (which stops at every `::`); it folds case at least as widely as `_ADD_MASK`, so a
+    chunk it rules out has none."""
+    return rx.compile(b"::add-mask::", ignore_case=True, latin1=True)
 
 
 def _register_masks(data: bytes) -> None:

@@ -6,7 +6,7 @@
   it are rarely redacted together); `remember_masks` lets a log reader register values up front.
   As in the runner, the command counts only at the start of a line (after blanks, a runner
   timestamp or a display gutter): `echo x ::add-mask::y` prints text, it registers nothing.
-  Values are matched by RE2 automata built in batches that merge as they grow (a binary
+  Values are matched by automata (RE2's where google-re2 is installed: repopilot.rx) built in batches that merge as they grow (a binary
   counter), so each value is compiled O(log n) times and a text is scanned by O(log n) linear
   automata: thousands of masks stay linear. Past `MAX_MASKS` values or `MAX_MASK_CHARS`
   characters, later values are not registered and one line on stderr says so.
@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import re2
+from repopilot import rx
 
 MIN_MASK = 4
 """Shorter registered values are not masked: `::add-mask::a` would blank every `a`."""
@@ -57,10 +57,7 @@ _TOKEN_CHARS = 30  # as many as the one-line pattern needs after the prefix
 
 
 def _automaton(values: list[str]) -> Any:
-    options = re2.Options()
-    options.max_mem = 128 << 20
-    longest_first = sorted(values, key=len, reverse=True)
-    return re2.compile("|".join(map(re2.escape, longest_first)), options)
+    return rx.any_of(values, max_mem=128 << 20)
 
 
 class _Registry:

@@ -38,10 +38,7 @@ def matches(p: Pattern, text: str) -> bool:
 
 def safe_route(p: Pattern) -> str | None:
     """The set engine decides it with RE2 alone (an exact line form), and its examples pass."""
-    try:  # (the route's home while the match package is being split)
-        from repopilot.engine.match.routes import route
-    except ImportError:
-        from repopilot.engine.match.set_engine import route  # type: ignore[attr-defined,no-redef]
+    from repopilot.engine.match.routes import route
 
     r = route(p)
     if r.forms is None:

@@ -24,6 +24,7 @@ import re._parser as sre
 from collections.abc import Callable, Iterator
 from typing import Any, TypeAlias
 
+from repopilot import rx
 from repopilot.engine.library.loader import Pattern
 from repopilot.logs.textnorm import body, display
 
@@ -50,9 +51,7 @@ def prefilter_problems(p: Pattern) -> list[str]:
 def prefilter_hits(p: Pattern, text: str) -> bool:
     """Whether the per-pattern path would look at `text` for `p` (as loader.check_examples)."""
     if p.needle_re:
-        import re2
-
-        return re2.search("(?i)" + p.needle_re, text) is not None
+        return rx.found(rx.searcher(p.needle_re), text)
     return any(lit in text.lower() for lit in p.literals)
 
 

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 import regex
 
+from repopilot import rx
 from repopilot.engine.library.cache import Entry, LiteralCache
 from repopilot.engine.library.cache import key as cache_key
 from repopilot.engine.library.prefilter import required_literals, usable
@@ -283,13 +284,12 @@ def _build(
 
 
 def _check_re2(expr: str, where: str, pid: str) -> None:
-    import re2
-
+    """RE2 syntax, as RE2 reads it where google-re2 is installed (else as `regex` reads it)."""
     if expr.startswith("^") or expr.endswith("$"):
         raise PatternError(f"{where}: pattern {pid}: prefilter_regex must not be anchored")
     try:
-        re2.compile(expr)
-    except re2.error as exc:
+        rx.check(expr)
+    except rx.error as exc:
         raise PatternError(f"{where}: pattern {pid}: prefilter_regex is not RE2: {exc}") from None
 
 
@@ -384,9 +384,7 @@ def check_examples(p: Pattern) -> list[str]:
 
 def _prefilter_hits(p: Pattern, text: str) -> bool:
     if p.needle_re:
-        import re2
-
-        return re2.search("(?i)" + p.needle_re, text) is not None
+        return rx.found(rx.searcher(p.needle_re), text)
     return any(lit in text.lower() for lit in p.literals)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import re._constants as C  # noqa: N812
 import re._parser as sre
+from collections.abc import Callable
 from typing import Any, TypeAlias
 
 # A node of `re._parser`'s tree, which has no stubs: an opcode (an int constant of
@@ -36,14 +37,15 @@ def usable(lit: str) -> bool:
     return len(lit) >= MIN_LEN and sum(c.isalnum() for c in lit) >= MIN_ALNUM
 
 
-def _seq(items: list[_Node]) -> tuple[str, ...] | None:
-    """Best required literal set for a sequence: consecutive literals, or a child's set."""
+def _seq(items: list[_Node], accept: Callable[[str], bool]) -> tuple[str, ...] | None:
+    """Best required literal set for a sequence: consecutive literals, or a child's set (each
+    literal of it `accept`ed)."""
     best: tuple[str, ...] | None = None
     run: list[str] = []
 
     def consider(cands: tuple[str, ...] | None) -> None:
         nonlocal best
-        if cands and all(usable(c) for c in cands):
+        if cands and all(accept(c) for c in cands):
             if best is None or min(map(len, cands)) > min(map(len, best)):
                 best = cands
 
@@ -53,35 +55,36 @@ def _seq(items: list[_Node]) -> tuple[str, ...] | None:
             continue
         consider(("".join(run),) if run else None)
         run = []
-        consider(_node(op, av))
+        consider(_node(op, av, accept))
     consider(("".join(run),) if run else None)
     return best
 
 
-def _node(op: int, av: Any) -> tuple[str, ...] | None:
+def _node(op: int, av: Any, accept: Callable[[str], bool]) -> tuple[str, ...] | None:
     if op is C.SUBPATTERN:
-        return _seq(list(av[-1]))
+        return _seq(list(av[-1]), accept)
     if op is C.ATOMIC_GROUP:
-        return _seq(list(av))
+        return _seq(list(av), accept)
     if op is C.BRANCH:
         alts: list[str] = []
         for branch in av[1]:
-            got = _seq(list(branch))
+            got = _seq(list(branch), accept)
             if not got:
                 return None
             alts.extend(got)
         return tuple(dict.fromkeys(alts))
     if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
         lo, _hi, sub = av
-        return _seq(list(sub)) if lo >= 1 else None
+        return _seq(list(sub), accept) if lo >= 1 else None
     if op is C.IN:
         # a single-character class like [Ee] contributes nothing; the run is broken
         return None
     return None
 
 
-def required_literals(expr: str) -> tuple[str, ...]:
-    """Lower-cased literals, one of which must occur in every match of `expr` (or ())."""
+def required_literals(expr: str, accept: Callable[[str], bool] = usable) -> tuple[str, ...]:
+    """Lower-cased literals, one of which must occur in every match of `expr` (or ()); each is
+    `usable` (or what `accept` takes)."""
     try:
         parsed = sre.parse(expr)
     except (
@@ -92,5 +95,5 @@ def required_literals(expr: str) -> tuple[str, ...]:
         RecursionError,
     ):  # `regex`-only syntax: no derivation, caller may set prefilter
         return ()
-    got = _seq(list(parsed))
+    got = _seq(list(parsed), accept)
     return tuple(s.lower() for s in got) if got else ()

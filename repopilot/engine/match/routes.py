@@ -13,9 +13,9 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-import re2
 import regex
 
+from repopilot import rx
 from repopilot.engine.library import cache
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.match.hyperscan_select import needle_selector
@@ -40,10 +40,11 @@ def route(p: Pattern) -> Route:
     for expr in p.exprs:
         try:
             form = translate(expr, bool(p.flags))
-            re2.compile(form.line, _options())
+            if rx.available():  # (without RE2 there is no set engine to run the form)
+                rx.compile(form.line, max_mem=64 << 20, never_nl=True)
         except Untranslatable as exc:
             return Route(None, False, False, str(exc))
-        except re2.error as exc:
+        except rx.error as exc:
             return Route(None, False, False, f"RE2 rejects its translation ({exc})")
         captures = captures or bool(sre.parse(expr).state.groupdict)
         forms.append(form)
@@ -60,7 +61,9 @@ def routes(patterns: list[Pattern], cache_dir: Path | None = None) -> list[Route
                                                    here.with_name("hyperscan_select.py")))  # fmt: skip
     what = [(p.exprs, p.flags, p.literals, p.needle_re) for p in patterns]
     # (routes also depend on this Python's parser and Unicode tables, and on `regex`'s)
-    where = (sys.version, unicodedata.unidata_version, getattr(regex, "__version__", ""))
+    # (and on whether RE2 checked the forms)
+    where = (sys.version, unicodedata.unidata_version, getattr(regex, "__version__", ""),
+             rx.available())  # fmt: skip
     digest = hashlib.sha256(code + repr((where, what)).encode())
     name = f"routes-{digest.hexdigest()[:32]}.json"
     blob = cache.read_sealed(name, cache_dir)
@@ -86,10 +89,3 @@ def _decode(d: cache.Entry) -> Route:
     selector = d["selector"]
     return Route(forms, bool(d["exact"]), bool(d["captures"]), str(d["reason"]),
                  None if selector is None else str(selector))  # fmt: skip
-
-
-def _options() -> re2.Options:
-    opts = re2.Options()
-    opts.max_mem = 64 << 20
-    opts.never_nl = True
-    return opts

@@ -4,10 +4,10 @@ Two engines, the same results. The default, `set` (engine/match/set_engine.py): 
 Hyperscan pass over the raw bytes selects the lines some pattern can match, and a second pass
 over those lines' matchable texts says which patterns match each; the `regex` engine runs only
 where RE2 cannot decide, and for the captures of the hits a verdict shows (`captures`).
-`reference` (`REPOPILOT_SCAN_ENGINE=reference`, and the path wherever Hyperscan is not
-installed): raw chunks are searched for every pattern's required literals with one RE2
-alternation and each candidate line is confirmed pattern by pattern with `regex` under a
-timeout; tests compare the two.
+`reference` (`REPOPILOT_SCAN_ENGINE=reference`, and the path wherever Hyperscan or google-re2 is
+not installed): raw chunks are searched for every pattern's needles (engine/match/needles.py: one
+RE2 alternation, or one trie of literals without RE2) and each candidate line is confirmed
+pattern by pattern with `regex` under a timeout; tests compare the two.
 Memory is bounded: hits and generic error lines are kept in capped structures, never the log.
 """
 
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 import regex
 
+from repopilot import rx
 from repopilot.engine.library.loader import Pattern
 from repopilot.engine.match.scan_result import (
     Hit,
@@ -56,9 +57,10 @@ Engine = Literal["set", "reference"]
 
 
 def default_engine() -> Engine:
-    """The set engine (which itself takes the per-pattern path where Hyperscan is not
-    installed); the entry points pass REPOPILOT_SCAN_ENGINE=reference's choice as `engine`."""
-    return "set"
+    """The set engine where google-re2 is installed (which itself takes the per-pattern path
+    where Hyperscan is not); the entry points pass REPOPILOT_SCAN_ENGINE=reference's choice as
+    `engine`."""
+    return "set" if rx.available() else "reference"
 
 
 class Scanner:
@@ -79,7 +81,8 @@ class Scanner:
         self.prefilter = prefilter(patterns)
         self.always = self.prefilter.always
         self.engine: Engine = engine or default_engine()
-        if self.always:  # a pattern confirmed on every line: nothing for a set to skip
+        # a pattern confirmed on every line leaves a set nothing to skip; without RE2 there is none
+        if self.always or not rx.available():
             self.engine = "reference"
         self.sets: SetMatcher | None = None
         self._seen = 0  # bytes this scanner has scanned (see SET_MIN)
@@ -196,7 +199,7 @@ class Scanner:
         text = display(raw)
         matchable = body(text)
         pre = self.prefilter
-        found = pre.needles.Match(matchable) or ()
+        found = pre.needles.present(matchable)
         # An annotation whose body holds no needle (`##[error]Size limit exceeded`) still
         # counts: the chunk scan found it by its marker, which `body` removed.
         if not found and not self.always and not text.startswith("##["):

@@ -13,8 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
-import re2
-
+from repopilot.engine.match.needles import ChunkScan, Needle, NeedleSet, chunk_scan, needle_set
 from repopilot.logs.textnorm import body, display
 
 if TYPE_CHECKING:
@@ -95,67 +94,54 @@ def generic_deque() -> deque[GenericLine]:
 class Prefilter:
     """What the set engine needs from the Scanner: its patterns and its needles.
 
-    A needle is an RE2 expression (an escaped literal or a pattern's prefilter_regex) that a line
+    A needle (engine/match/needles.py: a literal or a pattern's prefilter_regex) is what a line
     must hold for some pattern, error-like word or runner signal to concern it."""
 
     patterns: list[Pattern]
     signals: tuple[str, ...]
     generic: tuple[str, ...]
-    chunk_scan: re2._Regexp  # the alternation of the minimal needles (one chunk search)
-    needles: re2.Set  # over every needle, in `needle_patterns` order
+    chunk_scan: ChunkScan  # over the minimal needles (one chunk search)
+    needles: NeedleSet  # over every needle, in `needle_patterns` order
     needle_patterns: list[list[int]]  # needle index -> the patterns it stands for
     generic_needles: frozenset[int]  # needle indexes of the error-like words
-    generic_words: re2.Set  # over the error-like words alone
+    generic_words: NeedleSet  # over the error-like words alone
     always: list[int]  # patterns without a needle: tried on every line
 
     def generic_text(self, raw: bytes) -> str | None:
         """The display text of `raw` when it holds an error-like word (a generic line)."""
         text = display(raw)
-        return text if self.generic_words.Match(body(text)) else None
+        return text if self.generic_words.present(body(text)) else None
 
 
 def prefilter(patterns: list[Pattern]) -> Prefilter:
     """The needles of `patterns`, the error-like words and the runner signals, compiled."""
-    needles: dict[str, list[int]] = {}
+    needles: dict[Needle, list[int]] = {}
     always: list[int] = []
     for i, p in enumerate(patterns):
         if p.needle_re:
-            needles.setdefault(p.needle_re, []).append(i)
+            needles.setdefault(Needle(None, p.needle_re), []).append(i)
         elif not p.literals:
             always.append(i)
         for lit in p.literals:
-            needles.setdefault(re2.escape(lit), []).append(i)
+            needles.setdefault(Needle(lit), []).append(i)
     for lit in GENERIC + SIGNALS:
-        needles.setdefault(re2.escape(lit), [])
+        needles.setdefault(Needle(lit), [])
     names = list(needles)
-    opts = re2.Options()
-    opts.max_mem = 1 << 28
-    opts.case_sensitive = False
-    opts.never_nl = True  # a needle must never start on one line and end on the next
-    alternation = "|".join(f"(?:{n})" for n in _minimal(patterns)).encode("utf-8")
-    chunk_scan = re2.compile(alternation if not always else b"(?m)^", opts)
+    generic = [Needle(g) for g in GENERIC]
     return Prefilter(
         patterns=patterns,
         signals=SIGNALS,
         generic=GENERIC,
-        chunk_scan=chunk_scan,
-        needles=_set(names, opts),
-        needle_patterns=[needles[s] for s in names],
-        generic_needles=frozenset(names.index(re2.escape(g)) for g in GENERIC),
-        generic_words=_set([re2.escape(g) for g in GENERIC], opts),
+        chunk_scan=chunk_scan(_minimal(patterns), every_line=bool(always)),
+        needles=needle_set(names),
+        needle_patterns=[needles[n] for n in names],
+        generic_needles=frozenset(names.index(g) for g in generic),
+        generic_words=needle_set(generic),
         always=always,
     )
 
 
-def _set(exprs: list[str], opts: re2.Options) -> re2.Set:
-    got = re2.Set.SearchSet(opts)
-    for e in exprs:
-        got.Add(e)
-    got.Compile()
-    return got
-
-
-def _minimal(patterns: list[Pattern]) -> list[str]:
+def _minimal(patterns: list[Pattern]) -> list[Needle]:
     """The needles the chunk scan needs: a literal that contains another literal adds nothing
     (every line holding it holds the shorter one too), and a smaller alternation scans faster.
     Which patterns a candidate line concerns is then decided by the full set (`Set.Match`)."""
@@ -167,7 +153,7 @@ def _minimal(patterns: list[Pattern]) -> list[str]:
         if not any(k in lit for k in kept):
             kept.append(lit)
     regexes = sorted({p.needle_re for p in patterns if p.needle_re})
-    return [re2.escape(k) for k in kept] + regexes
+    return [Needle(k) for k in kept] + [Needle(None, r) for r in regexes]
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,7 +79,7 @@ class SetMatcher:
         this finds the hits the per-pattern path's literal filter finds."""
         if decided is None:  # a line RE2 does not decide (lineset.decidable): `regex` does
             pre = self.prefilter
-            found = pre.needles.Match(matchable) or ()
+            found = pre.needles.present(matchable)
             allowed: set[int] = set()
             for k in found:
                 allowed.update(pre.needle_patterns[k])

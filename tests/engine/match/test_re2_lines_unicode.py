@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 import regex
 
-from repopilot.engine.match.re2_lines import _inert, decidable
-from tests.engine.match.test_set_engine_equal import compare, engines
-from tests.engine_support import first_job, write_library
+pytest.importorskip("re2", reason="google-re2 (the fast extra) is not installed: no line forms")
+
+from repopilot.engine.match.re2_lines import _inert, decidable  # noqa: E402
+from tests.engine.match.test_set_engine_equal import compare, engines  # noqa: E402
+from tests.engine_support import first_job, write_library  # noqa: E402
 
 pytestmark = pytest.mark.unit
 
