@@ -28,6 +28,14 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+PYTHON = [sys.executable, "-m", "repopilot"]
+# --without-fast: RepoPilot as a plain install runs it (google-re2 and hyperscan unimportable)
+WITHOUT_FAST = [
+    sys.executable,
+    "-c",
+    "import sys, runpy; sys.modules['re2'] = None; sys.modules['hyperscan'] = None; "
+    "runpy.run_module('repopilot', run_name='__main__', alter_sys=True)",
+]
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
@@ -104,9 +112,9 @@ def measure(
     g = [run(grep, env, GREP_LIMIT)]
     if g[0][0] < GREP_SLOW:  # GNU grep's DFA can explode on ~800 regexes: then one run only
         g += [run(grep, env) for _ in range(runs - 1)]
-    cmd = [sys.executable, "-m", "repopilot", "classify", "--format", "json", *paths]
+    cmd = [*PYTHON, "classify", "--format", "json", *paths]
     if jobs:
-        cmd[4:4] = ["--jobs", str(jobs)]
+        cmd[len(PYTHON) + 1 : len(PYTHON) + 1] = ["--jobs", str(jobs)]
     r = [run(cmd, env) for _ in range(runs)]
     results = json.loads(r[-1][2])["results"]
     gw = statistics.median(x[0] for x in g)
@@ -153,7 +161,14 @@ def main() -> None:
         metavar="N",
         help="grep with only the library's first N regexes (GNU grep's DFA explodes on all)",
     )
+    ap.add_argument(
+        "--without-fast",
+        action="store_true",
+        help="run classify as a plain install does, without the fast extra (no RE2, no Hyperscan)",
+    )
     a = ap.parse_args()
+    if a.without_fast:
+        PYTHON[:] = WITHOUT_FAST
     workdir = Path(a.dir or tempfile.mkdtemp(prefix="repopilot-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, LC_ALL="C", PYTHONPATH=str(HERE.parent))
