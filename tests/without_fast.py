@@ -21,23 +21,15 @@ BOOT = (
 
 
 def run(args: list[str], cwd: Path = REPO_ROOT, **kw) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", BOOT, *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        **kw,
-    )
+    return _python(["-c", BOOT], args, cwd, **kw)
 
 
 def run_fast(args: list[str], cwd: Path = REPO_ROOT, **kw) -> subprocess.CompletedProcess[str]:
     """The same command with whatever this venv holds (the tests' venv has the `fast` extra)."""
+    return _python(["-m", "repopilot"], args, cwd, **kw)
+
+
+def _python(how: list[str], args: list[str], cwd: Path, **kw) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "repopilot", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        **kw,
+        [sys.executable, *how, *args], cwd=cwd, capture_output=True, text=True, timeout=300, **kw
     )

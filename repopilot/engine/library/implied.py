@@ -24,8 +24,7 @@ import re._parser as sre
 from collections.abc import Callable, Iterator
 from typing import Any, TypeAlias
 
-from repopilot import rx
-from repopilot.engine.library.loader import Pattern
+from repopilot.engine.library.loader import Pattern, prefilter_hits
 from repopilot.logs.textnorm import body, display
 
 _PROBES = " \t\x0b\x0c\xa0\x1caZz09_-.:;)(/]\\'\"#,é"
@@ -46,13 +45,6 @@ def prefilter_problems(p: Pattern) -> list[str]:
                 "the per-pattern path would disagree (widen the prefilter or narrow the regex)"
             ][:_MAX_REPORTED]
     return []
-
-
-def prefilter_hits(p: Pattern, text: str) -> bool:
-    """Whether the per-pattern path would look at `text` for `p` (as loader.check_examples)."""
-    if p.needle_re:
-        return rx.found(rx.searcher(p.needle_re), text)
-    return any(lit in text.lower() for lit in p.literals)
 
 
 def _matches(p: Pattern, text: str) -> bool:

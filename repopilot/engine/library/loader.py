@@ -367,7 +367,7 @@ def check_examples(p: Pattern) -> list[str]:
         if m is None:
             problems.append(f"{p.source}: {p.id}: example should match: {line!r}")
             continue
-        if not _prefilter_hits(p, text):
+        if not prefilter_hits(p, text):
             problems.append(f"{p.source}: {p.id}: its prefilter misses: {line!r}")
         got = {k: v for k, v in m.groupdict().items() if v is not None}
         for key, value in want.items():
@@ -382,7 +382,8 @@ def check_examples(p: Pattern) -> list[str]:
     return problems
 
 
-def _prefilter_hits(p: Pattern, text: str) -> bool:
+def prefilter_hits(p: Pattern, text: str) -> bool:
+    """Whether the per-pattern path would look at `text` for `p` (its needle is in the line)."""
     if p.needle_re:
         return rx.found(rx.searcher(p.needle_re), text)
     return any(lit in text.lower() for lit in p.literals)
