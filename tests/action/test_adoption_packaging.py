@@ -153,3 +153,26 @@ def test_release_files_and_readme_links_stay_in_the_repository() -> None:
     release = yaml.safe_load((ROOT / ".github" / "workflows" / "release.yml").read_text())
     on = release.get("on", release.get(True))
     assert on["push"]["tags"] and "git/refs/tags/$major" in yaml.safe_dump(release)
+
+
+def test_workflow_run_example_never_checks_out_a_forks_code() -> None:
+    # SECURITY.md threat 1 (pwn request): the privileged workflow_run jobs check out no fork code.
+    # actions/checkout v7 refuses it unless `allow-unsafe-pr-checkout`; zizmor flags that opt-in.
+    doc = yaml.safe_load((ROOT / "examples" / "workflows" / "repopilot.yml").read_text())
+    checkouts = [
+        (name, step)
+        for name, job in doc["jobs"].items()
+        for step in job.get("steps", [])
+        if str(step.get("uses", "")).startswith("actions/checkout@")
+    ]
+    assert checkouts, "the analyze job checks out a same-repository head for the LLM's tools"
+    for name, step in checkouts:
+        given = step.get("with", {})
+        assert name == "analyze", f"{name} holds a write token and must check out nothing"
+        assert given.get("persist-credentials") is False
+        assert "allow-unsafe-pr-checkout" not in given
+        assert "repository" not in given, "only this repository is ever checked out"
+        if "head_sha" in str(given.get("ref", "")):
+            assert "head_repository.full_name == github.repository" in step["if"]
+    triage = next(s for s in doc["jobs"]["analyze"]["steps"] if s.get("name") == "Triage")
+    assert triage["with"]["repo-path"] == "${{ steps.head.outcome == 'success' && 'head' || '' }}"

@@ -108,7 +108,10 @@ def test_analyze_checks_out_only_for_an_llm() -> None:
     [checkout] = [s for s in steps if s.get("uses", "").startswith("actions/checkout@")]
     assert "vars.REPOPILOT_LLM" in checkout["if"]
     [triage] = [s for s in steps if s.get("with", {}).get("mode") == "analyze"]
-    assert "vars.REPOPILOT_LLM" in triage["with"]["repo-path"]  # no `head` to read without one
+    # no `head` to read unless that checkout ran (an LLM, and a same-repository PR)
+    assert (
+        checkout["id"] in triage["with"]["repo-path"] and "outcome" in triage["with"]["repo-path"]
+    )
 
 
 @pytest.mark.parametrize("path", [ACTION, *EXAMPLES], ids=lambda p: p.name)
