@@ -176,7 +176,8 @@ class Escalation:
     returns the diff check the agent's proposals must pass (docs/THREAT_MODEL.md §5 and `git apply
     --check` against the checkout); with None a proposed diff is rejected, never offered.
     `base_ref` is the PR base for the `git_diff` tool (None: unknown). `exec_path` is the PATH
-    the tools' git is found on (the entry point's `Settings.exec_path`).
+    the tools' git is found on (the entry point's `Settings.exec_path`). `checkout` False: the
+    tools have no checkout to read (the Action on a fork PR, action/entry.py); the goal says so.
     """
 
     llm: LLM | None = None
@@ -186,6 +187,7 @@ class Escalation:
     base_ref: str | None = None
     validator: Callable[[Path], Validator] | None = validator_for
     exec_path: str = os.defpath
+    checkout: bool = True
 
     def __post_init__(self) -> None:
         if self.mode not in ESCALATE_MODES:
@@ -233,7 +235,9 @@ class _Run:
             trace = _new_trace(cj, f"triage {cj.job.source}", self.trace_dir, found)
             return _decided(cj, trace, "no-llm-configured")
         window = evidence_window(cj, how.budget, lines)
-        goal = render_goal(cj.verdict, window.text, base_known=how.base_ref is not None)
+        goal = render_goal(
+            cj.verdict, window.text, base_known=how.base_ref is not None, checkout=how.checkout
+        )
         trace = _new_trace(cj, goal, self.trace_dir, found)
         trace.add("decision", result=_window_record(window))
         agent = Agent(

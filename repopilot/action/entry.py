@@ -108,6 +108,8 @@ def pipeline_triage(
         limits=Limits.configured(settings.agent),
         validator=lambda checkout: validator_for(checkout, policy),
         exec_path=settings.exec_path,
+        # No `.git` there: no step checked the head out (the example skips a fork PR's head).
+        checkout=(repo / ".git").exists(),
     )
 
     def triage(

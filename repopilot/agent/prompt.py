@@ -12,16 +12,30 @@ from repopilot.records import CATEGORIES, Verdict
 from repopilot.safety.hygiene import fence
 from repopilot.safety.redact import clean_for_model
 
-PROMPT_VERSION = "v2"  # v2: the goal lists the verdict's ranked candidate lines (issue 27)
+PROMPT_VERSION = "v3"  # v2: the goal lists ranked candidate lines (issue 27); v3: says whether
+# the tools have a checkout (a fork PR's code is never checked out in the privileged job)
+NO_CHECKOUT = (
+    "none (a fork's code is never checked out here): the file and git tools find nothing, so "
+    "diagnose from the log and propose no diff"
+)
 MAX_CANDIDATES = 3  # the candidates the goal lists (the comment's guess shows as many)
 
 
 def load(name: str, version: str = PROMPT_VERSION) -> str:
-    """The text of prompts/<name>.<version>.md; FileNotFoundError names a missing version."""
-    ref = resources.files("repopilot.agent").joinpath("prompts", f"{name}.{version}.md")
-    if not ref.is_file():
-        raise FileNotFoundError(f"prompt {name} version {version} not found")
-    return ref.read_text(encoding="utf-8")
+    """The text of prompts/<name>.<version>.md, or of the latest earlier version of that prompt
+    when this version did not change it (up to PROMPT_VERSION; `system` is the same in v2 and v3);
+    FileNotFoundError names a missing version."""
+    folder = resources.files("repopilot.agent").joinpath("prompts")
+    n = _number(version)
+    for k in range(n, 0, -1) if 0 < n <= _number(PROMPT_VERSION) else (n,):
+        ref = folder.joinpath(f"{name}.v{k}.md")
+        if ref.is_file():
+            return ref.read_text(encoding="utf-8")
+    raise FileNotFoundError(f"prompt {name} version {version} not found")
+
+
+def _number(version: str) -> int:
+    return int(version[1:]) if version[:1] == "v" and version[1:].isdigit() else -1
 
 
 def system_prompt(version: str = PROMPT_VERSION) -> str:
@@ -29,10 +43,16 @@ def system_prompt(version: str = PROMPT_VERSION) -> str:
 
 
 def render_goal(
-    verdict: Verdict, window: str, *, base_known: bool, version: str = PROMPT_VERSION
+    verdict: Verdict,
+    window: str,
+    *,
+    base_known: bool,
+    checkout: bool = True,
+    version: str = PROMPT_VERSION,
 ) -> str:
     """The first user message: the verdict, the failing step, the verdict's ranked candidate
-    lines and the redacted, fenced log window (a v1 goal has no candidates)."""
+    lines, whether the tools have a checkout to read (v3) and the redacted, fenced log window
+    (a v1 goal has no candidates)."""
     why = verdict.pattern_id or "no pattern decided"
     if verdict.ambiguous:
         why += ", marked ambiguous"
@@ -44,6 +64,7 @@ def render_goal(
         "category": verdict.category,
         "why": why,
         "base": "yes" if base_known else "no",
+        "checkout": "yes" if checkout else NO_CHECKOUT,
         "window": fence(clean_for_model(window).text, "log excerpt"),
     }
     return load("goal", version).format(**fields)

@@ -140,3 +140,44 @@ def test_llm_status_reads_the_stop_reason_and_the_last_error(tmp_path):
     )
     assert llm_status("openai", "OPENAI_API_KEY is not set", []).skipped.startswith("openai: ")
     assert llm_status("none", None, [plain]).skipped is None
+
+
+@pytest.mark.parametrize("checked_out", [True, False], ids=["same-repository", "fork"])
+def test_the_goal_says_whether_the_tools_have_a_checkout(world, checked_out, capsys):
+    # The real entry path (no seam): the example workflow checks out a same-repository head at
+    # `repo-path` and nothing on a fork PR; the model is told which, so it does not spend its
+    # steps listing an empty workspace.
+    tmp, gh, facts = world
+    head = tmp / "head"
+    (head / ".git" if checked_out else head).mkdir(parents=True)
+    event = tmp / "event.json"
+    event.write_text(json.dumps(run_event(facts)), encoding="utf-8")
+    (tmp / "out.txt").write_text("")
+    answer = openai_completion(content="The CHANGELOG.md entry for 1.4.0 is missing.")
+    with OpenAIServer() as llm:
+        llm.queue(Reply(200, answer))
+        env = {
+            "GITHUB_API_URL": gh.url,
+            "GITHUB_SERVER_URL": gh.url,
+            "GITHUB_REPOSITORY": "octo-org/octo-repo",
+            "GITHUB_EVENT_NAME": "workflow_run",
+            "GITHUB_EVENT_PATH": str(event),
+            "GITHUB_OUTPUT": str(tmp / "out.txt"),
+            "GITHUB_RUN_ID": "9000",
+            "INPUT_GITHUB-TOKEN": "ghs_loopbacktesttoken0123456789",
+            "INPUT_LLM": "openai",
+            "INPUT_REPO-PATH": str(head),
+            "OPENAI_API_KEY": "sk-unused",
+            "OPENAI_BASE_URL": llm.base_url,
+            **CLIENT_WAITS,
+            "REPOPILOT_GITHUB_PACE": "0",
+            "REPOPILOT_TRACE_DIR": str(tmp / "runs"),
+        }
+        code = entry.main(env)
+        sent = llm.all_bodies_text()
+    assert code == 0, capsys.readouterr().out
+    assert len(llm.chat_requests) == 1
+    line = "Repository checkout for the file and git tools: "
+    assert (line + "yes" in sent) is checked_out
+    assert (line + "none (a fork" in sent) is not checked_out
+    assert parse_outputs((tmp / "out.txt").read_text())["decided-by"] == "llm"

@@ -42,9 +42,23 @@ def test_system_prompt_lists_the_taxonomy_and_the_fence_rule():
 
 
 def test_unknown_prompt_version_is_a_clear_error():
-    assert PROMPT_VERSION == "v2" and load("goal")
+    assert PROMPT_VERSION == "v3" and load("goal") != load("goal", "v2")
+    assert load("system") == load("system", "v2")  # v3 changed only the goal
     with pytest.raises(FileNotFoundError, match="prompt system version v999"):
         load("system", "v999")
+    with pytest.raises(FileNotFoundError, match="prompt goal version 3"):
+        load("goal", "3")
+
+
+def test_goal_says_when_the_tools_have_no_checkout():
+    verdict = Verdict(source="job.log", category="unknown", evidence=(Evidence(line=1, text="x"),))
+    with_files = render_goal(verdict, "window", base_known=False)
+    assert "Repository checkout for the file and git tools: yes" in with_files
+    without = render_goal(verdict, "window", base_known=False, checkout=False)
+    assert (
+        "checkout for the file and git tools: none (a fork's code is never checked out" in without
+    )
+    assert "propose no diff" in without and "propose no diff" not in with_files
 
 
 def test_goal_carries_verdict_step_and_a_redacted_fenced_window():

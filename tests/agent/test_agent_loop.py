@@ -9,6 +9,7 @@ import pytest
 
 from repopilot.agent.limits import Limits
 from repopilot.agent.loop import Agent
+from repopilot.agent.prompt import PROMPT_VERSION
 from repopilot.agent.tools import Toolbox
 from repopilot.llm.base import LLMError, ToolCall, ToolsUnsupported
 from repopilot.llm.scripted import ScriptedLLM
@@ -332,7 +333,7 @@ def test_trace_records_prompt_version_and_model_per_call(repo, tmp_path):
     data = json.loads(Path(out.trace).read_text())
     calls = [s for s in data["steps"] if s["type"] == "llm_call"]
     assert [c["model"] for c in calls] == ["scripted", "scripted"]
-    assert all(c["arguments"]["prompt_version"] == "v2" for c in calls)
+    assert all(c["arguments"]["prompt_version"] == PROMPT_VERSION == "v3" for c in calls)
     assert data["outcome"] == "answer" and data["steps"][-1]["type"] == "decision"
 
 

@@ -72,6 +72,6 @@ def test_candidates_are_redacted_and_fenced():
 def test_no_evidence_lists_none_and_v1_has_no_candidates():
     v = Verdict(source="job.log", category="unknown")
     assert _listed(render_goal(v, "window", base_known=False)) == ["(none)"]
-    assert PROMPT_VERSION == "v2"
+    assert PROMPT_VERSION == "v3"
     old = render_goal(v, "window", base_known=False, version="v1")
     assert "candidate" not in old and "<untrusted-log-excerpt-" in old
