@@ -41,13 +41,14 @@ def world(tmp_path, monkeypatch):
     assert state.errors == []
 
 
-def run(tmp: Path, gh, facts, llm) -> tuple[int, dict, str]:
+def action_env(tmp: Path, gh, facts, **extra: str) -> dict[str, str]:
+    """The Action's environment for the seeded failed run, with the OpenAI LLM configured."""
     event = tmp / "event.json"
     event.write_text(json.dumps(run_event(facts)), encoding="utf-8")
     out, summary = tmp / "out.txt", tmp / "summary.md"
     out.write_text("")
     summary.write_text("")
-    env = {
+    return {
         "GITHUB_API_URL": gh.url,
         "GITHUB_SERVER_URL": gh.url,
         "GITHUB_REPOSITORY": "octo-org/octo-repo",
@@ -61,7 +62,13 @@ def run(tmp: Path, gh, facts, llm) -> tuple[int, dict, str]:
         **CLIENT_WAITS,
         "REPOPILOT_GITHUB_PACE": "0",
         "REPOPILOT_TRACE_DIR": str(tmp / "runs"),
+        **extra,
     }
+
+
+def run(tmp: Path, gh, facts, llm) -> tuple[int, dict, str]:
+    env = action_env(tmp, gh, facts)
+    out, summary = tmp / "out.txt", tmp / "summary.md"
     classifier = pipeline.load_classifier()
 
     def triage(path: str, origin=None):
@@ -150,29 +157,11 @@ def test_the_goal_says_whether_the_tools_have_a_checkout(world, checked_out, cap
     tmp, gh, facts = world
     head = tmp / "head"
     (head / ".git" if checked_out else head).mkdir(parents=True)
-    event = tmp / "event.json"
-    event.write_text(json.dumps(run_event(facts)), encoding="utf-8")
-    (tmp / "out.txt").write_text("")
     answer = openai_completion(content="The CHANGELOG.md entry for 1.4.0 is missing.")
     with OpenAIServer() as llm:
         llm.queue(Reply(200, answer))
-        env = {
-            "GITHUB_API_URL": gh.url,
-            "GITHUB_SERVER_URL": gh.url,
-            "GITHUB_REPOSITORY": "octo-org/octo-repo",
-            "GITHUB_EVENT_NAME": "workflow_run",
-            "GITHUB_EVENT_PATH": str(event),
-            "GITHUB_OUTPUT": str(tmp / "out.txt"),
-            "GITHUB_RUN_ID": "9000",
-            "INPUT_GITHUB-TOKEN": "ghs_loopbacktesttoken0123456789",
-            "INPUT_LLM": "openai",
-            "INPUT_REPO-PATH": str(head),
-            "OPENAI_API_KEY": "sk-unused",
-            "OPENAI_BASE_URL": llm.base_url,
-            **CLIENT_WAITS,
-            "REPOPILOT_GITHUB_PACE": "0",
-            "REPOPILOT_TRACE_DIR": str(tmp / "runs"),
-        }
+        given = {"INPUT_REPO-PATH": str(head), "OPENAI_BASE_URL": llm.base_url}
+        env = action_env(tmp, gh, facts, OPENAI_API_KEY="sk-unused", **given)
         code = entry.main(env)
         sent = llm.all_bodies_text()
     assert code == 0, capsys.readouterr().out
