@@ -35,7 +35,9 @@ def test_composed_log_is_decided_by_its_tools_pattern(classifier, case) -> None:
         assert v.category == "no_failure", (v.pattern_id, [e.text for e in v.evidence])
         return
     assert (v.category, v.pattern_id) == (case["category"], case["pattern"]), v.title
-    assert v.decided_by == "pattern"
+    # `guess`: the calibrated confidence stays under the threshold (a bare `ERROR` line with no
+    # step or exit code to place it), so the pattern's verdict is offered as a best guess.
+    assert v.decided_by == ("none" if case["guess"] else "pattern"), v.confidence
     assert case["first"] in v.evidence[0].text, [e.text for e in v.evidence]
     if case["not_first"]:
         assert case["not_first"] not in v.evidence[0].text
