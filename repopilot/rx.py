@@ -76,6 +76,21 @@ def regex_flags(expr: str, ignore_case: bool = False) -> int:
     return flags
 
 
+def options(
+    *, ignore_case: bool, max_mem: int | None = None, latin1: bool = False, never_nl: bool = False
+) -> Any:
+    """RE2's options for `compile` and for an `RE2.Set` (google-re2 must be installed)."""
+    assert RE2 is not None
+    opts = RE2.Options()
+    if max_mem is not None:
+        opts.max_mem = max_mem
+    opts.case_sensitive = not ignore_case
+    if latin1:
+        opts.encoding = RE2.Options.Encoding.LATIN1
+    opts.never_nl = never_nl
+    return opts
+
+
 def compile(  # noqa: A001  (as `re.compile`)
     expr: str | bytes,
     *,
@@ -85,16 +100,11 @@ def compile(  # noqa: A001  (as `re.compile`)
     never_nl: bool = False,
 ) -> Compiled:
     """`expr` compiled by RE2 (with these options) or else by `regex`; `error` if neither reads it.
-    Bytes expressions search bytes; `never_nl` (RE2 only) keeps a match within one line. Only for expressions that cannot backtrack badly (ours, and
-    alternations of escaped literals): on the `regex` path nothing bounds their time."""
+    Bytes expressions search bytes; `never_nl` (RE2 only) keeps a match within one line. Only
+    for expressions that cannot backtrack badly (ours, and alternations of escaped literals): on
+    the `regex` path nothing bounds their time."""
     if RE2 is not None:
-        opts = RE2.Options()
-        if max_mem is not None:
-            opts.max_mem = max_mem
-        opts.case_sensitive = not ignore_case
-        if latin1:
-            opts.encoding = RE2.Options.Encoding.LATIN1
-        opts.never_nl = never_nl
+        opts = options(ignore_case=ignore_case, max_mem=max_mem, latin1=latin1, never_nl=never_nl)
         try:
             got: Compiled = RE2.compile(expr, opts)
         except RE2.error as exc:
@@ -114,14 +124,12 @@ def check(expr: str) -> None:
     compile(expr)
 
 
-def searcher(expr: str) -> regex.Pattern[str] | Compiled:
+def searcher(expr: str) -> Compiled:
     """`expr` (a library's RE2 expression, case-insensitive) for `found(searcher, text)`."""
-    if RE2 is not None:
-        return compile(expr, ignore_case=True)
-    return regex.compile(python_syntax(expr), regex_flags(expr, True))
+    return compile(expr, ignore_case=True)
 
 
-def found(compiled: regex.Pattern[str] | Compiled, text: str, timeout: float = 0.05) -> bool:
+def found(compiled: Compiled, text: str, timeout: float = 0.05) -> bool:
     """Whether a `searcher` finds a match in `text`; a `regex` search that times out counts as a
     match (the expression only selects lines that a pattern then confirms under its own timeout)."""
     if isinstance(compiled, regex.Pattern):

@@ -6,10 +6,11 @@
   it are rarely redacted together); `remember_masks` lets a log reader register values up front.
   As in the runner, the command counts only at the start of a line (after blanks, a runner
   timestamp or a display gutter): `echo x ::add-mask::y` prints text, it registers nothing.
-  Values are matched by automata (RE2's where google-re2 is installed: repopilot.rx) built in batches that merge as they grow (a binary
-  counter), so each value is compiled O(log n) times and a text is scanned by O(log n) linear
-  automata: thousands of masks stay linear. Past `MAX_MASKS` values or `MAX_MASK_CHARS`
-  characters, later values are not registered and one line on stderr says so.
+  Values are matched by automata (RE2's where google-re2 is installed: repopilot.rx) built in
+  batches that merge as they grow (a binary counter), so each value is compiled O(log n) times
+  and a text is scanned by O(log n) linear automata: thousands of masks stay linear. Past
+  `MAX_MASKS` values or `MAX_MASK_CHARS` characters, later values are not registered and one
+  line on stderr says so.
 - A token wrapped across two lines (`ghp_abc...` at a line end, the rest on the next line, maybe
   behind a runner timestamp): both halves are redacted. A GitHub-token head that ends a line is
   redacted even when its tail is not in the same text.

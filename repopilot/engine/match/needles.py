@@ -19,13 +19,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import regex
-
 from repopilot import rx
 from repopilot.engine.library.prefilter import required_literals
 
 NEEDLE_TIMEOUT = 0.05  # s, per `prefilter_regex` search on the `regex` path
 GRAM = 3
+MAX_MEM = 1 << 28  # RE2's budget for the chunk alternation and the needle set
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +66,7 @@ def chunk_scan(needles: Sequence[Needle], every_line: bool = False) -> ChunkScan
         got: ChunkScan = rx.compile(
             alternation if not every_line else b"(?m)^",
             ignore_case=True,
-            max_mem=1 << 28,
+            max_mem=MAX_MEM,
             never_nl=True,
         )
         return got
@@ -90,10 +89,8 @@ def regex_literals(expr: str) -> tuple[str, ...]:
 class _RE2Set:
     def __init__(self, needles: Sequence[Needle]) -> None:
         assert rx.RE2 is not None
-        opts = rx.RE2.Options()
-        opts.max_mem = 1 << 28
-        opts.case_sensitive = False
-        opts.never_nl = True  # a needle must never start on one line and end on the next
+        # never_nl: a needle must never start on one line and end on the next
+        opts = rx.options(ignore_case=True, max_mem=MAX_MEM, never_nl=True)
         self._set = rx.RE2.Set.SearchSet(opts)
         for n in needles:
             self._set.Add(n.re2_form())
@@ -110,7 +107,7 @@ class _TextSet:
     def __init__(self, needles: Sequence[Needle]) -> None:
         self._short: list[tuple[int, str]] = []  # (needle, literal) for literals under GRAM
         self._by_gram: dict[str, list[tuple[int, str]]] = {}
-        self._exprs: dict[int, regex.Pattern[str] | rx.Compiled] = {}
+        self._exprs: dict[int, rx.Compiled] = {}
         self._unkeyed: list[int] = []  # expressions requiring no literal: searched on every line
         for i, n in enumerate(needles):
             if n.literal is not None:

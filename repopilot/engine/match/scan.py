@@ -57,10 +57,10 @@ Engine = Literal["set", "reference"]
 
 
 def default_engine() -> Engine:
-    """The set engine where google-re2 is installed (which itself takes the per-pattern path
-    where Hyperscan is not); the entry points pass REPOPILOT_SCAN_ENGINE=reference's choice as
-    `engine`."""
-    return "set" if rx.available() else "reference"
+    """The set engine (which itself takes the per-pattern path where Hyperscan is not
+    installed, and which the Scanner replaces where google-re2 is not); the entry points pass
+    REPOPILOT_SCAN_ENGINE=reference's choice as `engine`."""
+    return "set"
 
 
 class Scanner:
