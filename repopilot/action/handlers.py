@@ -105,7 +105,7 @@ def on_learn_comment(inp: runner.Inputs, event: CommentEvent, cmd: LearnCommand)
     """`/repopilot learn ...` (issue 21): action/learn_command.py decides, the reply says what."""
     gh, bot = client_for(inp)
     repo = gh.get_repo(event.repository.full_name or inp.repository)
-    cfg = LearnConfig(bot, inp.approvers, inp.signing_key, inp.dry_run, inp.patterns)
+    cfg = LearnConfig(bot, inp.approvers, inp.signing_key, inp.dry_run, inp.patterns, inp.log_cap)
     done = on_learn(repo, event, cmd, cfg)
     outputs = {"category": "", "decided-by": "", "comment-url": "", "proposal-id": ""}
     if done.outcome != "ignored" and done.message and not inp.dry_run:

@@ -56,6 +56,7 @@ class LearnConfig:
     signing_key: str | None
     dry_run: bool
     patterns: str | None  # the `patterns` input: the library the pattern sits on
+    log_cap: int  # REPOPILOT_MAX_LOG_BYTES: the log read again is cut where the comment's was
 
 
 def on_learn(
@@ -186,7 +187,8 @@ def _relearn(
     workdir = fresh_workdir()
     try:
         try:
-            log = fetch_job_log(repo, FailedJob(job_id, str(job_id), "failure", None), workdir)
+            job = FailedJob(job_id, str(job_id), "failure", None)
+            log = fetch_job_log(repo, job, workdir, cfg.log_cap)
         except Exception as exc:  # noqa: BLE001  (the log expired or is gone: say so)
             raise _Refused(f"the log of job {job_id} is no longer available ({exc})") from None
         library = repository_library(repo, cfg.patterns)

@@ -40,6 +40,7 @@ class Inputs:
     repository: str
     event_name: str
     event_path: str | None
+    log_cap: int  # bytes of one job log downloaded (REPOPILOT_MAX_LOG_BYTES)
 
 
 def read_inputs(settings: Settings) -> Inputs:
@@ -70,6 +71,7 @@ def read_inputs(settings: Settings) -> Inputs:
         repository=gh.repository,
         event_name=gh.event_name,
         event_path=gh.event_path,
+        log_cap=gh.max_log_bytes,
     )
 
 

@@ -140,3 +140,22 @@ def test_widening_after_the_first_pull_request_was_merged_opens_a_new_one(world)
     tree = state.git.commits[state.refs[REPO][second["head"]]].tree
     names = [p for p in state.git.files(tree) if p.startswith(PATTERN_DIR + "/")]
     assert len(names) == 1  # the widened pattern replaced the merged one in its file
+
+
+def test_learn_reads_the_log_again_under_the_configured_cap(world):
+    """The job's log is read again cut where the triage's was (REPOPILOT_MAX_LOG_BYTES): a line
+    past that cut was never in the comment, so it is not learned from."""
+    tmp, state, gh = world
+    facts = seed(state)
+    log = _log("1.4.0", "1.3.9", "CHANGELOG")
+    state.job_logs[101] = log
+    cut = {"REPOPILOT_MAX_LOG_BYTES": str(len(b"".join(log.splitlines(True)[: CAUSE - 1])))}
+    first = run_action(tmp / "triage", gh.url, "workflow_run", run_event(facts), env=cut)
+    assert first.returncode == 0, first.stderr
+    taught = run_action(tmp / "learn", gh.url, "issue_comment",
+                        comment_event(f"/repopilot learn 101 L{CAUSE} config_error",
+                                      login="maint"), env=cut)  # fmt: skip
+    assert taught.returncode == 0, taught.stderr
+    reply = [c for c in state.comments.values() if c["login"] == BOT][-1]["body"]
+    assert state.fork_pulls == [], reply
+    assert f"line {CAUSE}" in reply and "was not carried out" in reply, reply
