@@ -1,0 +1,2 @@
+const ms = require('ms');
+console.log(ms(60000));

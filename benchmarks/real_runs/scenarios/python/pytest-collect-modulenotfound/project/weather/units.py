@@ -1,0 +1,2 @@
+def kelvin(celsius: float) -> float:
+    return celsius + 273.15
