@@ -125,14 +125,19 @@ def _dotnet(
 def _jest(
     r: FailingTestShape, _m: re.Match[str], _t: Line, after: list[Line], _l: list[Line]
 ) -> Line | None:
-    """jest: the first `Expected`/error line of the test's block (not the `expect(` call)."""
+    """jest: the first `Expected`/error line of the test's block, else its `expect(...)` header:
+    a deep-equality failure (`toEqual`) prints the header and a `- Expected / + Received` diff,
+    no `Expected:` line."""
+    header: Line | None = None
     for ln in after[:25]:
         t = body(ln.text)
         if r.test.match(t):
             break
-        if r.shape("message").match(t) and not t.strip().startswith("expect("):
-            return ln
-    return None
+        if r.shape("message").match(t):
+            if not t.strip().startswith("expect("):
+                return ln
+            header = header or ln
+    return header
 
 
 def _go(

@@ -10,9 +10,10 @@ Two rules over a pattern verdict's lines, both from the tools' documented output
   Go's `file_test.go:N: ...`, a JUnit/Gradle/surefire exception line, a doctest's
   `file:N: DocTestFailure`), it goes first and the test's line second; engine/verdict/assertions.py
   finds that message for each runner.
-- A compiler's note or help (`= note:`, `note:`, `help:`, `file:L:C: note:`) belongs to the
-  diagnostic above it: a pattern that reads a note (rustc's `= note: -D x implied by -D
-  warnings`) puts that diagnostic's `error` line first (`error_above`).
+- A compiler's note or help (`= note:`, `note:`, `help:`, `file:L:C: note:`), and rustc's and
+  cargo's ` --> file:L:C` location line, belong to the diagnostic above them: a pattern that
+  reads one (rustc's `= note: -D x implied by -D warnings`, a `--> Cargo.toml:L:C` location)
+  puts that diagnostic's `error` line first (`error_above`).
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ from repopilot.logs.textnorm import body
 NOTE_LOOKBACK = 40  # lines above a note searched for the diagnostic it belongs to
 ADJACENT = 3  # quiet lines at most between a wrapper and the output of the command it reports
 
-# A diagnostic's note or help: rustc's `= note:`/`= help:` and `note:`/`help:` lines
-# (rustc-dev-guide, "Errors and lints"), GCC/Clang's `file:L:C: note:` (GCC manual, "Diagnostic
-# Message Formatting Options"), javac's `Note:` (JDK javac documentation).
-_NOTE = re.compile(r"^\s*(?:= )?(?:note|help|Note): |^\S+?:\d+(?::\d+)?: note: ")
+# A diagnostic's note or help: rustc's `= note:`/`= help:` and `note:`/`help:` lines and its
+# ` --> file:L:C` location (rustc-dev-guide, "Errors and lints"), GCC/Clang's `file:L:C: note:`
+# (GCC manual, "Diagnostic Message Formatting Options"), javac's `Note:` (JDK javac
+# documentation).
+_NOTE = re.compile(
+    r"^\s*(?:= )?(?:note|help|Note): |^\S+?:\d+(?::\d+)?: note: |^\s*--> \S+:\d+:\d+\s*$"
+)
 # The diagnostic a note belongs to: `error:`/`error[E0308]:` (rustc), `file:L[:C]: error:`
 # (GCC, Clang, javac, Zig), `file(L,C): error` (MSBuild).
 _ERROR = re.compile(

@@ -63,9 +63,21 @@ def carried_on(spans: list[StepSpan], after: StepSpan | None) -> bool:
     later = [s for s in spans if after is None or s.start > after.end]
     for s in later:
         name = s.name or ""
-        if name.startswith("Run ") and not _ACTION_STEP.match(name) and not _HANDLER.search(name):
+        if name.startswith("Run ") and not _ACTION_STEP.match(name) and not is_handler(name):
             return True
     return False
+
+
+def is_handler(name: str | None) -> bool:
+    """An upload/report/cleanup step, by its name. A `run:` step is named after its command:
+    only the words before its first option say what it does (`pytest -p no:cacheprovider` and
+    `cargo test --no-fail-fast` are work; `cat logs/test.log` and `npm run coverage` are not)."""
+    name = name or ""
+    if is_script_step(name):
+        words = name.split()
+        cut = next((i for i, w in enumerate(words) if w.startswith("-")), len(words))
+        name = " ".join(words[:cut])
+    return _HANDLER.search(name) is not None
 
 
 def is_script_step(name: str | None) -> bool:
@@ -79,5 +91,5 @@ def span_key(span: StepSpan | None) -> int:
 
 def last_work(spans: list[StepSpan]) -> StepSpan | None:
     """The last step that is not an upload/report/cleanup handler."""
-    work = [s for s in spans if not _HANDLER.search(s.name or "")]
+    work = [s for s in spans if not is_handler(s.name)]
     return work[-1] if work else (spans[-1] if spans else None)

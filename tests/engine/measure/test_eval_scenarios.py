@@ -127,7 +127,8 @@ SCENARIOS = {
         ],
         "test_failure",
         "node.jest.failed-test",
-        "● Cart › adds items",
+        # no `Expected:` line under it: the `expect(...)` header is the test's message
+        "expect(received).toBe(expected)",
     ),
     "npm-ci-out-of-sync": (
         "npm ci",
