@@ -1,0 +1,3 @@
+package com.example.metrics;
+
+public record Gauge(String name, double value) {}

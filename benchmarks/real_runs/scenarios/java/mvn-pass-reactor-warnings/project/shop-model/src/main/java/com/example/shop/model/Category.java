@@ -1,0 +1,3 @@
+package com.example.shop.model;
+
+public enum Category { BOOKS, GAMES, FOOD }

@@ -1,0 +1,3 @@
+package com.example.shop.model;
+
+public record OrderLine(Product product, int quantity) {}

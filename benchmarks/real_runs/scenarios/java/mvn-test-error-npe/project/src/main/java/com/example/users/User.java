@@ -1,0 +1,3 @@
+package com.example.users;
+
+public record User(String id, String displayName, String email) {}

@@ -1,0 +1,3 @@
+export function formatPercent(x) {
+  return `${(x * 100).toFixed(1)}%`;
+}

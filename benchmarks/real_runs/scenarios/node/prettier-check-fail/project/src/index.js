@@ -1,0 +1,6 @@
+'use strict';
+
+const { renderInvoice } = require('./invoice');
+const { formatMoney } = require('./money');
+
+module.exports = { renderInvoice, formatMoney };

@@ -1,0 +1,1 @@
+CREATE INDEX users_email ON users (email);

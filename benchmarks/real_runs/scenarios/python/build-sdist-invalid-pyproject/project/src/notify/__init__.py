@@ -1,0 +1,3 @@
+"""Webhook notifications."""
+
+__version__ = "0.9.0"

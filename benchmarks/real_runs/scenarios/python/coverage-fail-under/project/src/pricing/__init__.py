@@ -1,0 +1,1 @@
+"""Price calculations for the checkout."""

@@ -1,0 +1,1 @@
+"""Run-length encoding for short byte-ish strings."""

@@ -1,0 +1,1 @@
+"""A polite HTTP fetch queue."""

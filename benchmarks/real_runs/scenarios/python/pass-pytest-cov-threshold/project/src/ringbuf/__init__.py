@@ -1,0 +1,1 @@
+"""A fixed-size ring buffer."""

@@ -1,0 +1,5 @@
+import idna
+
+
+def to_ascii(host: str) -> str:
+    return idna.encode(host).decode("ascii")

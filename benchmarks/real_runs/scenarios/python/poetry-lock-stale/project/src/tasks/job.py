@@ -1,0 +1,7 @@
+import attrs
+
+
+@attrs.frozen
+class Job:
+    name: str
+    retries: int = 3

@@ -1,0 +1,1 @@
+"""Tiny image helpers; the fast path reads pixel buffers through ctypes."""

@@ -1,0 +1,1 @@
+"""Parse CSS-like length strings."""

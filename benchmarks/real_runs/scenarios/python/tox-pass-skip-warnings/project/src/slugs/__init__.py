@@ -1,0 +1,1 @@
+"""Make URL slugs."""
