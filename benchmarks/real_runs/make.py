@@ -339,7 +339,9 @@ def write_csv(path: Path, columns: tuple[str, ...], rows: list[dict[str, str]]) 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", nargs="*", action="extend", default=None, help="ECO/NAME scenarios (default: all)")
+    ap.add_argument(
+        "--only", nargs="*", action="extend", default=None, help="ECO/NAME scenarios (default: all)"
+    )
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     folders = sorted(p.parent for p in SCENARIOS.glob("*/*/scenario.toml"))
