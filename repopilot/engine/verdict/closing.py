@@ -58,6 +58,8 @@ _DIED = re.compile(
     r"\bFatal error: |^panic: |\bSegmentation fault\b|\(core dumped\)|^Killed\b|\bKilled\s+\S"
 )
 
+_DISK_FULL = re.compile(r"(?i)\bno space left on device\b|\bENOSPC\b|\bdisk quota exceeded\b")
+
 _SGR = re.compile(r"\x1b\[[0-9;]*m")  # colour codes, as compose prints them on a terminal
 
 Level = Literal["job", "runner", "stated"]
@@ -68,10 +70,17 @@ def died(text: str) -> bool:
     return _DIED.search(body(text)) is not None
 
 
+def _ends_program(h: Hit) -> bool:
+    """A hit of a crash, kill or timeout pattern (survived.ENDS_PROGRAM), but not a full disk:
+    `No space left on device` is a write that failed, which its program reports and may handle
+    (a logger's `ERROR ... write failed`), not the program's end."""
+    return h.pattern.spec.category in ENDS_PROGRAM and not _DISK_FULL.search(body(h.text))
+
+
 def program_died(hits: list[Hit], res: ScanResult) -> bool:
     """Whether a program of the log died: a hit of a crash, kill or timeout pattern
-    (survived.ENDS_PROGRAM), or a hit or error-looking line that `died` reads."""
-    if any(h.pattern.spec.category in ENDS_PROGRAM or died(h.text) for h in hits):
+    (`_ends_program`), or a hit or error-looking line that `died` reads."""
+    if any(_ends_program(h) or died(h.text) for h in hits):
         return True
     return any(died(t) for q in res.generic.values() for _, t, _ in q)
 

@@ -85,8 +85,7 @@ def test_the_figures_hold(report):
     assert sum(o.key_ok_contract for o in outcomes) / n >= 0.66  # 70.4%
     assert sum(o.top3 for o in outcomes) / n >= 0.78  # 82.3%
     assert sum(o.right for o in decided) / len(decided) >= 0.63  # 67.5% (158/234)
-    # 1 of 60 passing: a logged `No space left on device` reads as a program's death
-    assert len([o for o in report.negatives if o.got != "no_failure"]) <= 1
+    assert [o.id for o in report.negatives if o.got != "no_failure"] == []  # 0 of 60 passing
 
 
 def test_the_held_out_half_is_measured_apart(report):

@@ -190,3 +190,21 @@ def test_a_passing_step_whose_flags_name_a_cache_is_still_the_jobs_work(classify
         failed=False,
     )
     assert _verdict(classify, tmp_path, text).category == "no_failure"
+
+
+@pytest.mark.parametrize(("failed", "category"), [(False, "no_failure"), (True, "oom_disk")])
+def test_a_logged_full_disk_is_no_death_of_a_passing_step(classify, tmp_path, failed, category):
+    """`No space left on device` is a write that failed, which the program may report and go
+    on after: in a complete GitHub log with no exit line it fails nothing; with one it is the
+    cause."""
+    text = _gha(
+        "make check",
+        [
+            "INFO store: opened /tmp/store.db",
+            "ERROR store: write failed: No space left on device (simulated)",
+            "INFO store: write retried on the spare volume",
+            "all 4 checks passed",
+        ],
+        failed=failed,
+    )
+    assert _verdict(classify, tmp_path, text).category == category
