@@ -61,11 +61,7 @@ def carried_on(spans: list[StepSpan], after: StepSpan | None) -> bool:
     """Whether the job ran a further script step of its own after `after` (a failure stops the
     job; only `if: always()` handlers, usually uploads and reports, still run)."""
     later = [s for s in spans if after is None or s.start > after.end]
-    for s in later:
-        name = s.name or ""
-        if name.startswith("Run ") and not _ACTION_STEP.match(name) and not is_handler(name):
-            return True
-    return False
+    return any(is_script_step(s.name) and not is_handler(s.name) for s in later)
 
 
 def is_handler(name: str | None) -> bool:
